@@ -1,0 +1,82 @@
+//! Agents: anything that picks a move from a [`View`]. Built from specs such as
+//! `ismcts:c=0.7,threads=2` by [`build`]; `cardsearch agents` lists them with their options.
+
+use std::time::Duration;
+
+use crate::game::{HiddenInfo, Rng, View};
+use crate::search::Budget;
+use crate::spec::{OptionDoc, Spec, SpecError};
+
+pub mod random;
+
+pub use random::RandomAgent;
+
+/// Search statistics of one root move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChildStat<M> {
+    /// The move.
+    pub mv: M,
+    /// Visits (summed over trees where there are several).
+    pub visits: u64,
+    /// Times the move was available at the root (ISMCTS), else equal to the parent's visits.
+    pub availability: u64,
+    /// Mean reward for the mover.
+    pub mean: f64,
+}
+
+/// What an agent decided and what it cost.
+#[derive(Clone, Debug)]
+pub struct Decision<M> {
+    /// The chosen move.
+    pub mv: M,
+    /// Search iterations completed (0 for agents that do not search).
+    pub iterations: u64,
+    /// Wall time spent choosing.
+    pub elapsed: Duration,
+    /// Root statistics, most visited first (empty for agents that do not search).
+    pub children: Vec<ChildStat<M>>,
+}
+
+/// A player. `choose` is called only when the view's observer is to move.
+pub trait Agent<G: HiddenInfo>: Send {
+    /// The full spec of this agent, every option written out, for logs.
+    fn spec(&self) -> String;
+    /// True for baselines that read the true state (they are labelled as cheating in reports).
+    fn is_cheating(&self) -> bool {
+        false
+    }
+    /// Picks a move. `budget` is the match's default; an agent whose spec sets its own budget
+    /// uses that instead.
+    fn choose(&mut self, view: View<'_, G>, budget: Budget, rng: &mut Rng) -> Decision<G::Move>;
+}
+
+/// Name, description and options of one agent kind.
+#[derive(Clone, Copy, Debug)]
+pub struct AgentInfo {
+    /// Spec name.
+    pub name: &'static str,
+    /// One line about it.
+    pub about: &'static str,
+    /// Options.
+    pub options: &'static [OptionDoc],
+}
+
+/// Every agent kind, in the order `cardsearch agents` lists them.
+pub fn all() -> Vec<AgentInfo> {
+    vec![random::INFO]
+}
+
+/// Builds the agent named by `spec`; unknown names, unknown options and bad values are errors.
+pub fn build<G: HiddenInfo>(spec: &Spec) -> Result<Box<dyn Agent<G>>, SpecError> {
+    let agent: Box<dyn Agent<G>> = match spec.name.as_str() {
+        "random" => Box::new(RandomAgent),
+        other => {
+            return Err(SpecError(format!(
+                "unknown agent '{other}' (known: {})",
+                all().iter().map(|a| a.name).collect::<Vec<_>>().join(", ")
+            )));
+        }
+    };
+    spec.finish()?;
+    Ok(agent)
+}

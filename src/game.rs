@@ -1,0 +1,251 @@
+//! The traits every game implements, and the restricted [`View`] an agent is handed.
+//!
+//! A [`Game`] is a small, cheap-to-copy state with moves that are `Copy` and legal moves that
+//! come back as a [`MoveSet`] (a [`CardSet`] in card games), so "is this move legal in this
+//! world?" is one bit test. [`HiddenInfo`] adds determinization: sampling a full state uniformly
+//! among those consistent with what one seat has seen. Agents never touch the true state; they get
+//! a [`View`], which can only reveal it through the explicitly named
+//! [`View::true_state_cheating`].
+
+use std::fmt::{Debug, Display};
+use std::hash::Hash;
+
+use rand::RngCore;
+use smallvec::SmallVec;
+
+use crate::cards::{Card, CardSet};
+
+/// The random generator used everywhere: fast, seedable, reproducible across platforms.
+pub type Rng = rand_xoshiro::Xoshiro256PlusPlus;
+
+/// A seat at the table, `0..num_seats`. Play passes 0 → 1 → 2 → 3 → 0.
+pub type Seat = usize;
+
+/// The largest number of seats any game has.
+pub const MAX_SEATS: usize = 4;
+
+/// A set of legal moves.
+///
+/// Card games use [`CardSet`]; games with structured moves use a [`SmallVec`] (no heap for the
+/// usual sizes) or their own bit set.
+pub trait MoveSet<M: Copy>: Clone + Send {
+    /// Number of moves.
+    fn len(&self) -> usize;
+    /// True when there is no move.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// True when `mv` is one of the moves.
+    fn contains(&self, mv: M) -> bool;
+    /// The `k`-th move in the set's own order (`k < len()`).
+    fn nth(&self, k: usize) -> M;
+    /// A uniformly random move; the set must not be empty.
+    fn random(&self, rng: &mut Rng) -> M {
+        self.nth(crate::cards::random_below(rng, self.len() as u32) as usize)
+    }
+    /// Calls `f` for each move in order.
+    fn for_each(&self, f: impl FnMut(M));
+    /// The moves as a vector (for reports and tests, not for hot loops).
+    fn to_vec(&self) -> Vec<M> {
+        let mut v = Vec::with_capacity(self.len());
+        self.for_each(|m| v.push(m));
+        v
+    }
+}
+
+impl MoveSet<Card> for CardSet {
+    #[inline]
+    fn len(&self) -> usize {
+        CardSet::len(*self)
+    }
+    #[inline]
+    fn contains(&self, mv: Card) -> bool {
+        CardSet::contains(*self, mv)
+    }
+    #[inline]
+    fn nth(&self, k: usize) -> Card {
+        CardSet::nth(*self, k)
+    }
+    #[inline]
+    fn random(&self, rng: &mut Rng) -> Card {
+        CardSet::random(*self, rng)
+    }
+    #[inline]
+    fn for_each(&self, f: impl FnMut(Card)) {
+        self.iter().for_each(f)
+    }
+}
+
+impl<M, A> MoveSet<M> for SmallVec<A>
+where
+    M: Copy + PartialEq + Send,
+    A: smallvec::Array<Item = M> + Send,
+{
+    #[inline]
+    fn len(&self) -> usize {
+        SmallVec::len(self)
+    }
+    #[inline]
+    fn contains(&self, mv: M) -> bool {
+        self.iter().any(|&m| m == mv)
+    }
+    #[inline]
+    fn nth(&self, k: usize) -> M {
+        self[k]
+    }
+    #[inline]
+    fn for_each(&self, f: impl FnMut(M)) {
+        self.iter().copied().for_each(f)
+    }
+}
+
+/// A game state. Cheap to clone (no heap in card games), safe to share between threads.
+pub trait Game: Clone + Send + Sync + Debug + 'static {
+    /// One move (one action in multi-action games).
+    type Move: Copy + Eq + Hash + Debug + Display + Send + Sync + 'static;
+    /// The set type of legal moves.
+    type Moves: MoveSet<Self::Move>;
+
+    /// Number of seats.
+    fn num_seats(&self) -> usize;
+    /// The seat to move. Meaningless once terminal.
+    fn current_seat(&self) -> Seat;
+    /// The legal moves of the seat to move; empty only when terminal.
+    fn legal_moves(&self) -> Self::Moves;
+    /// Plays a legal move. Playing an illegal move is a logic error (checked in debug builds).
+    fn play(&mut self, mv: Self::Move);
+    /// True when the game is over.
+    fn is_terminal(&self) -> bool;
+    /// The result for `seat` at a terminal state: win 1, tie 0.5, loss 0 (team games score the
+    /// seat's team). This is what search maximises by default.
+    fn reward(&self, seat: Seat) -> f64;
+    /// The game's own points for `seat` (card points, tricks, penalty points…).
+    fn score(&self, seat: Seat) -> f64;
+    /// The team of `seat`; seats are their own team unless the game has partnerships.
+    fn team(&self, seat: Seat) -> usize {
+        seat
+    }
+    /// Parses a move in the notation `Display` writes; `Err` names what is wrong.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, String>;
+}
+
+/// Why no consistent deal could be sampled.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DealError {
+    /// The constraints admit no deal at all.
+    #[error("no deal is consistent with what is known: {0}")]
+    Inconsistent(String),
+    /// A written deal is not a valid deal.
+    #[error("invalid deal: {0}")]
+    Invalid(String),
+}
+
+/// Draws full states uniformly among those consistent with one observer's information.
+///
+/// Built once per decision ([`HiddenInfo::deal_sampler`]) so the counting work is shared by every
+/// sample of that decision; [`DealSampler::sample`] must not allocate.
+pub trait DealSampler<G>: Clone + Send + Sync {
+    /// One consistent full state, uniformly at random.
+    fn sample(&self, rng: &mut Rng) -> G;
+}
+
+/// A game whose seats may not see everything.
+pub trait HiddenInfo: Game {
+    /// The sampler type for this game.
+    type Sampler: DealSampler<Self>;
+
+    /// A sampler of the states `observer` cannot tell apart from this one.
+    fn deal_sampler(&self, observer: Seat) -> Result<Self::Sampler, DealError>;
+
+    /// One determinization: a uniformly random state consistent with what `observer` knows.
+    fn determinize(&self, observer: Seat, rng: &mut Rng) -> Result<Self, DealError> {
+        Ok(self.deal_sampler(observer)?.sample(rng))
+    }
+}
+
+/// The sampler of a perfect-information game (or of a state with nothing hidden from the
+/// observer): every sample is the state itself.
+#[derive(Clone, Debug)]
+pub struct KnownState<G>(pub G);
+
+impl<G: Clone + Send + Sync> DealSampler<G> for KnownState<G> {
+    #[inline]
+    fn sample(&self, _rng: &mut Rng) -> G {
+        self.0.clone()
+    }
+}
+
+/// What an agent may look at: the game as seen from one seat.
+///
+/// Everything a `View` offers is known to `observer`; the hidden cards are reachable only
+/// through [`View::true_state_cheating`], which cheating baselines must call by name.
+///
+/// ```compile_fail
+/// # use cardsearch::{View, games::Tricks, Rng};
+/// fn peek(view: &View<Tricks>) { let _ = view.state; } // the true state is private
+/// ```
+#[derive(Clone, Copy)]
+pub struct View<'a, G> {
+    state: &'a G,
+    observer: Seat,
+}
+
+impl<'a, G: HiddenInfo> View<'a, G> {
+    /// The view of `state` from `observer`'s seat.
+    pub fn new(state: &'a G, observer: Seat) -> View<'a, G> {
+        View { state, observer }
+    }
+
+    /// The seat this view belongs to.
+    pub fn observer(&self) -> Seat {
+        self.observer
+    }
+
+    /// Number of seats.
+    pub fn num_seats(&self) -> usize {
+        self.state.num_seats()
+    }
+
+    /// The seat to move.
+    pub fn current_seat(&self) -> Seat {
+        self.state.current_seat()
+    }
+
+    /// True when the game is over.
+    pub fn is_terminal(&self) -> bool {
+        self.state.is_terminal()
+    }
+
+    /// The observer's legal moves. Only meaningful when the observer is to move: legal moves
+    /// are then a function of the observer's own hand and public information.
+    pub fn legal_moves(&self) -> G::Moves {
+        debug_assert_eq!(self.state.current_seat(), self.observer);
+        self.state.legal_moves()
+    }
+
+    /// A sampler of states consistent with the observer's information.
+    pub fn deal_sampler(&self) -> Result<G::Sampler, DealError> {
+        self.state.deal_sampler(self.observer)
+    }
+
+    /// One uniformly random state consistent with the observer's information.
+    pub fn determinize(&self, rng: &mut Rng) -> Result<G, DealError> {
+        self.state.determinize(self.observer, rng)
+    }
+
+    /// The true state, hidden cards included. Only cheating baselines may call this, and every
+    /// agent that does reports itself as cheating.
+    pub fn true_state_cheating(&self) -> &'a G {
+        self.state
+    }
+}
+
+/// Convenience: a seeded generator.
+pub fn rng_from_seed(seed: u64) -> Rng {
+    rand::SeedableRng::seed_from_u64(seed)
+}
+
+/// Draws a fresh 64-bit seed from a generator (used to derive independent streams).
+pub fn next_seed(rng: &mut Rng) -> u64 {
+    rng.next_u64()
+}

@@ -1,0 +1,84 @@
+//! The games, one file each, and the registry that maps a game spec to a concrete type.
+//!
+//! Everything above this module is generic over the game type; [`dispatch`] is the one place
+//! that turns a name into a type, by calling a [`GameVisitor`] with it.
+
+use crate::game::{DealError, HiddenInfo, Rng};
+use crate::spec::{OptionDoc, Spec, SpecError};
+
+pub mod coinguess;
+pub mod tricks;
+
+pub use coinguess::CoinGuess;
+pub use tricks::Tricks;
+
+/// A game the engine can set up by name: its options, random deals and explicit deals.
+pub trait GameDef: HiddenInfo {
+    /// The name used in specs and on the command line.
+    const NAME: &'static str;
+    /// One line about the game.
+    const ABOUT: &'static str;
+    /// The options its spec accepts.
+    const OPTIONS: &'static [OptionDoc];
+    /// Everything the options decide.
+    type Config: Clone + std::fmt::Debug + Send + Sync + 'static;
+
+    /// Reads the options of `spec` (the caller checks for unknown ones).
+    fn config(spec: &Spec) -> Result<Self::Config, SpecError>;
+    /// A random deal.
+    fn new_game(config: &Self::Config, rng: &mut Rng) -> Self;
+    /// The deal written in the game's deal notation (see `rules.md` and each game's docs).
+    fn from_deal(config: &Self::Config, deal: &str) -> Result<Self, DealError>;
+    /// The deal notation of this state; valid for a state that has not been played yet.
+    fn deal_text(&self) -> String;
+}
+
+/// Something to do with a game whose type is only known at run time.
+pub trait GameVisitor {
+    /// What the visit produces.
+    type Output;
+    /// Called with the game type chosen by the spec and its parsed configuration.
+    fn visit<G: GameDef>(self, config: G::Config) -> Self::Output;
+}
+
+/// Name, description and options of one registered game.
+#[derive(Clone, Copy, Debug)]
+pub struct GameInfo {
+    /// Spec name.
+    pub name: &'static str,
+    /// One line about it.
+    pub about: &'static str,
+    /// Options.
+    pub options: &'static [OptionDoc],
+}
+
+fn info<G: GameDef>() -> GameInfo {
+    GameInfo {
+        name: G::NAME,
+        about: G::ABOUT,
+        options: G::OPTIONS,
+    }
+}
+
+/// Every registered game, in the order `cardsearch games` lists them.
+pub fn all() -> Vec<GameInfo> {
+    vec![info::<Tricks>(), info::<CoinGuess>()]
+}
+
+fn visit_with<G: GameDef, V: GameVisitor>(spec: &Spec, visitor: V) -> Result<V::Output, SpecError> {
+    let config = G::config(spec)?;
+    spec.finish()?;
+    Ok(visitor.visit::<G>(config))
+}
+
+/// Calls `visitor` with the game named by `spec`; unknown names and options are errors.
+pub fn dispatch<V: GameVisitor>(spec: &Spec, visitor: V) -> Result<V::Output, SpecError> {
+    match spec.name.as_str() {
+        Tricks::NAME => visit_with::<Tricks, V>(spec, visitor),
+        CoinGuess::NAME => visit_with::<CoinGuess, V>(spec, visitor),
+        other => Err(SpecError(format!(
+            "unknown game '{other}' (known: {})",
+            all().iter().map(|g| g.name).collect::<Vec<_>>().join(", ")
+        ))),
+    }
+}

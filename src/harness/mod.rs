@@ -1,0 +1,1 @@
+//! The match harness: fair seating, deals, budgets, statistics and logs.

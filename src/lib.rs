@@ -1,0 +1,29 @@
+//! # cardsearch
+//!
+//! Monte Carlo tree search for hidden-information card games (and one board game), built to be
+//! fast on every core and to measure itself honestly.
+//!
+//! - [`cards`]: `Card`, `Suit`, `Rank` and the `CardSet` bitboard.
+//! - [`game`]: the `Game` / `HiddenInfo` traits and the agent's restricted `View`.
+//! - [`deal`]: exactly uniform constrained deal sampling (determinization).
+//! - [`games`]: the games and the registry that builds them from specs.
+//! - [`search`]: the arena tree and the search algorithms.
+//! - [`agents`]: agents built from specs (`ismcts:c=0.7`).
+//! - [`harness`]: fair matches, statistics and logs.
+#![deny(missing_docs)]
+
+pub mod agents;
+pub mod cards;
+pub mod deal;
+pub mod game;
+pub mod games;
+pub mod harness;
+pub mod search;
+pub mod spec;
+
+pub use agents::{Agent, Decision};
+pub use cards::{Card, CardParseError, CardSet, Rank, Suit};
+pub use game::{DealError, DealSampler, Game, HiddenInfo, MoveSet, Rng, Seat, View};
+pub use games::{GameDef, GameVisitor};
+pub use search::Budget;
+pub use spec::{Spec, SpecError};
