@@ -125,6 +125,11 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn team(&self, seat: Seat) -> usize {
         seat
     }
+    /// The game's match units for `seat` at a terminal state, if it has them (Sueca and Bisca:
+    /// ±1, ±2 or ±4, the thesis's "scores difference" scale).
+    fn match_units(&self, _seat: Seat) -> Option<f64> {
+        None
+    }
     /// Parses a move in the notation `Display` writes; `Err` names what is wrong.
     fn parse_move(&self, text: &str) -> Result<Self::Move, String>;
 }
