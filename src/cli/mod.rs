@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 
 pub mod list;
 pub mod match_cmd;
+pub mod profile;
 
 /// cardsearch: fast, parallel Monte Carlo tree search for hidden-information card games.
 #[derive(Parser, Debug)]
@@ -23,6 +24,8 @@ pub enum Command {
     Games,
     /// List the agents and their options.
     Agents,
+    /// Run searches under a sampling profiler and write a flamegraph SVG.
+    Profile(profile::ProfileArgs),
 }
 
 /// Parses the command line and runs it. Returns the process exit code; errors are printed as one
@@ -56,6 +59,7 @@ pub fn run() -> i32 {
             list::agents();
             Ok(())
         }
+        Some(Command::Profile(args)) => profile::run(&args),
     };
     match result {
         Ok(()) => 0,
