@@ -7,9 +7,12 @@ use crate::game::{DealError, HiddenInfo, Rng};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 pub mod coinguess;
+pub mod portuguese;
+pub mod sueca;
 pub mod tricks;
 
 pub use coinguess::CoinGuess;
+pub use sueca::Sueca;
 pub use tricks::Tricks;
 
 /// A game the engine can set up by name: its options, random deals and explicit deals.
@@ -62,7 +65,7 @@ fn info<G: GameDef>() -> GameInfo {
 
 /// Every registered game, in the order `cardsearch games` lists them.
 pub fn all() -> Vec<GameInfo> {
-    vec![info::<Tricks>(), info::<CoinGuess>()]
+    vec![info::<Tricks>(), info::<CoinGuess>(), info::<Sueca>()]
 }
 
 fn visit_with<G: GameDef, V: GameVisitor>(spec: &Spec, visitor: V) -> Result<V::Output, SpecError> {
@@ -76,6 +79,7 @@ pub fn dispatch<V: GameVisitor>(spec: &Spec, visitor: V) -> Result<V::Output, Sp
     match spec.name.as_str() {
         Tricks::NAME => visit_with::<Tricks, V>(spec, visitor),
         CoinGuess::NAME => visit_with::<CoinGuess, V>(spec, visitor),
+        Sueca::NAME => visit_with::<Sueca, V>(spec, visitor),
         other => Err(SpecError(format!(
             "unknown game '{other}' (known: {})",
             all().iter().map(|g| g.name).collect::<Vec<_>>().join(", ")
