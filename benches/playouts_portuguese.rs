@@ -6,7 +6,7 @@
 
 use std::hint::black_box;
 
-use cardsearch::games::{GameDef, Sueca};
+use cardsearch::games::{Bisca, GameDef, Sueca};
 use cardsearch::{Game, MoveSet, Rng, Spec, game::rng_from_seed};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
@@ -34,6 +34,8 @@ fn bench_game<G: GameDef>(c: &mut Criterion, spec: &str) {
 
 fn playouts(c: &mut Criterion) {
     bench_game::<Sueca>(c, "sueca");
+    bench_game::<Bisca>(c, "bisca");
+    bench_game::<Bisca>(c, "bisca:exchange=true");
 }
 
 criterion_group!(benches, playouts);

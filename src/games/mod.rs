@@ -6,11 +6,13 @@
 use crate::game::{DealError, HiddenInfo, Rng};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
+pub mod bisca;
 pub mod coinguess;
 pub mod portuguese;
 pub mod sueca;
 pub mod tricks;
 
+pub use bisca::Bisca;
 pub use coinguess::CoinGuess;
 pub use sueca::Sueca;
 pub use tricks::Tricks;
@@ -65,7 +67,12 @@ fn info<G: GameDef>() -> GameInfo {
 
 /// Every registered game, in the order `cardsearch games` lists them.
 pub fn all() -> Vec<GameInfo> {
-    vec![info::<Tricks>(), info::<CoinGuess>(), info::<Sueca>()]
+    vec![
+        info::<Tricks>(),
+        info::<CoinGuess>(),
+        info::<Sueca>(),
+        info::<Bisca>(),
+    ]
 }
 
 fn visit_with<G: GameDef, V: GameVisitor>(spec: &Spec, visitor: V) -> Result<V::Output, SpecError> {
@@ -80,6 +87,7 @@ pub fn dispatch<V: GameVisitor>(spec: &Spec, visitor: V) -> Result<V::Output, Sp
         Tricks::NAME => visit_with::<Tricks, V>(spec, visitor),
         CoinGuess::NAME => visit_with::<CoinGuess, V>(spec, visitor),
         Sueca::NAME => visit_with::<Sueca, V>(spec, visitor),
+        Bisca::NAME => visit_with::<Bisca, V>(spec, visitor),
         other => Err(SpecError(format!(
             "unknown game '{other}' (known: {})",
             all().iter().map(|g| g.name).collect::<Vec<_>>().join(", ")
