@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 
 pub mod list;
 pub mod match_cmd;
+pub mod merge;
 
 /// cardsearch: fast, parallel Monte Carlo tree search for hidden-information card games.
 #[derive(Parser, Debug)]
@@ -19,6 +20,8 @@ pub struct Cli {
 pub enum Command {
     /// Play a fair match between two agents and report the first agent's score.
     Match(match_cmd::MatchArgs),
+    /// Merge the logs of a sharded match into the report of the whole match.
+    Merge(merge::MergeArgs),
     /// List the games and their options.
     Games,
     /// List the agents and their options.
@@ -48,6 +51,7 @@ pub fn run() -> i32 {
     let result = match cli.command {
         None => match_cmd::run(&match_cmd::MatchArgs::default_short()),
         Some(Command::Match(args)) => match_cmd::run(&args),
+        Some(Command::Merge(args)) => merge::run(&args),
         Some(Command::Games) => {
             list::games();
             Ok(())
