@@ -88,10 +88,8 @@ pub fn parse_record(text: &str) -> Result<GameRecord, String> {
             return Err(format!("{what} has {len} entries for {n} seats"));
         }
     }
-    if let Some(u) = &r.units {
-        if u.len() != n {
-            return Err(format!("units has {} entries for {n} seats", u.len()));
-        }
+    if let Some(u) = r.units.as_ref().filter(|u| u.len() != n) {
+        return Err(format!("units has {} entries for {n} seats", u.len()));
     }
     if r.seatings_per_deal == 0 || r.seating_index >= r.seatings_per_deal {
         return Err(format!(
