@@ -198,3 +198,94 @@ fn merge_command_prints_the_unsharded_report() {
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     assert!(err.contains("bad.jsonl line 1"), "{err}");
 }
+
+#[test]
+fn replaying_logged_games_reproduces_their_results() {
+    use cardsearch::harness::log::{read_game, replay_record};
+    let dir = scratch("replay_lib");
+    for (game, deals) in [("tricks", 6), ("hearts", 2), ("coinguess", 4)] {
+        let log = dir.join(format!("{game}.jsonl"));
+        run(&config(game, "random", "random", deals, None), &log);
+        let records = read_log(&log).unwrap();
+        for (k, logged) in records.iter().enumerate() {
+            let replayed = replay_record(&logged.record).unwrap();
+            assert_eq!(replayed.scores, logged.record.scores);
+            assert_eq!(replayed.rewards, logged.record.rewards);
+            assert_eq!(replayed.plies.len(), logged.record.moves.len());
+            assert_eq!(read_game(&log, k).unwrap(), *logged);
+        }
+        assert!(read_game(&log, records.len()).is_err());
+    }
+
+    // Tampering is caught: a changed result, an illegal move, a log cut short.
+    let log = dir.join("tricks.jsonl");
+    let good = read_game(&log, 0).unwrap().record;
+    let mut bad = good.clone();
+    bad.scores[0] += 1.0;
+    let err = replay_record(&bad).unwrap_err();
+    assert!(err.contains("scores"), "{err}");
+    let mut bad = good.clone();
+    bad.moves.swap(0, 1);
+    let err = replay_record(&bad).unwrap_err();
+    assert!(err.contains("ply 0") || err.contains("ply 1"), "{err}");
+    let mut bad = good.clone();
+    bad.moves.pop();
+    let err = replay_record(&bad).unwrap_err();
+    assert!(err.contains("not over"), "{err}");
+    let mut bad = good.clone();
+    bad.moves[0].mv = "ZZ".into();
+    let err = replay_record(&bad).unwrap_err();
+    assert!(err.contains("ZZ"), "{err}");
+}
+
+#[test]
+fn replay_command_checks_the_result_and_rejects_corrupt_lines() {
+    let dir = scratch("replay_cli");
+    let p = |f: &str| dir.join(f).to_str().unwrap().to_string();
+    let m = cardsearch(&[
+        "match",
+        "--a",
+        "random",
+        "--b",
+        "random",
+        "--deals",
+        "2",
+        "--quiet",
+        "--out",
+        &p("g.jsonl"),
+    ]);
+    assert!(m.status.success());
+    let out = cardsearch(&["replay", &p("g.jsonl"), "--game", "3"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("equals the logged"), "{stdout}");
+
+    // Line 2 cut in half, as a killed run could leave it; a line that parses but lies.
+    let text = std::fs::read_to_string(p("g.jsonl")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let cut = format!("{}\n{}\n", lines[0], &lines[1][..lines[1].len() / 2]);
+    std::fs::write(p("cut.jsonl"), cut).unwrap();
+    let mut record: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+    record["scores"][0] = serde_json::json!(99.0);
+    std::fs::write(p("lie.jsonl"), record.to_string() + "\n").unwrap();
+    for (args, mention) in [
+        (
+            vec!["replay", &p("cut.jsonl"), "--game", "1"],
+            "cut.jsonl line 2",
+        ),
+        (vec!["replay", &p("lie.jsonl")], "scores"),
+        (vec!["replay", &p("g.jsonl"), "--game", "4"], "no game 4"),
+    ] {
+        let out = cardsearch(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.contains(mention), "{args:?}: {err}");
+    }
+    // The intact first line of the cut log still replays.
+    assert!(cardsearch(&["replay", &p("cut.jsonl")]).status.success());
+}

@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 pub mod list;
 pub mod match_cmd;
 pub mod merge;
+pub mod replay;
 
 /// cardsearch: fast, parallel Monte Carlo tree search for hidden-information card games.
 #[derive(Parser, Debug)]
@@ -24,6 +25,8 @@ pub enum Command {
     Match(match_cmd::MatchArgs),
     /// Merge the logs of a sharded match into the report of the whole match.
     Merge(merge::MergeArgs),
+    /// Play a logged game again, check its result, and optionally dump a decision's search tree.
+    Replay(replay::ReplayArgs),
     /// List the games and their options.
     Games,
     /// List the agents and their options.
@@ -54,6 +57,7 @@ pub fn run() -> i32 {
         None => match_cmd::run(&match_cmd::MatchArgs::default_short()),
         Some(Command::Match(args)) => match_cmd::run(&args),
         Some(Command::Merge(args)) => merge::run(&args),
+        Some(Command::Replay(args)) => replay::run(&args),
         Some(Command::Games) => {
             list::games();
             Ok(())

@@ -310,3 +310,115 @@ impl GameVisitor for MergeVisitor<'_> {
         })
     }
 }
+
+/// One logged game played again from its logged deal.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Replayed {
+    /// Every ply: the seat that moved, its move (as the game writes it), iterations, microseconds.
+    pub plies: Vec<(usize, String, u64, u64)>,
+    /// Rewards of the replayed final state.
+    pub rewards: Vec<f64>,
+    /// Raw points of the replayed final state.
+    pub scores: Vec<f64>,
+    /// Match units of the replayed final state, for games that have them.
+    pub units: Option<Vec<f64>>,
+}
+
+/// Plays a logged game again: the logged deal (`GameDef::from_deal`), then the logged moves,
+/// each parsed by the game and checked legal and made by the seat to move. Errors when a move
+/// does not fit, when the game does not end exactly with the last move, or when the final
+/// rewards, scores or match units differ from the logged ones.
+pub fn replay_record(record: &GameRecord) -> Result<Replayed, String> {
+    let spec: Spec = record
+        .game
+        .parse()
+        .map_err(|e: crate::spec::SpecError| e.0)?;
+    games::dispatch(&spec, ReplayVisitor { record }).map_err(|e| e.0)?
+}
+
+struct ReplayVisitor<'a> {
+    record: &'a GameRecord,
+}
+
+impl GameVisitor for ReplayVisitor<'_> {
+    type Output = Result<Replayed, String>;
+
+    fn visit<G: GameDef>(self, config: G::Config) -> Self::Output {
+        use crate::game::MoveSet;
+        let r = self.record;
+        let mut state =
+            G::from_deal(&config, &r.deal).map_err(|e| format!("the logged deal: {e}"))?;
+        if state.num_seats() != r.seats.len() {
+            return Err(format!(
+                "the log has {} seats, {} has {}",
+                r.seats.len(),
+                r.game,
+                state.num_seats()
+            ));
+        }
+        let mut plies = Vec::with_capacity(r.moves.len());
+        for (i, m) in r.moves.iter().enumerate() {
+            if state.is_terminal() {
+                return Err(format!(
+                    "ply {i}: the game is over but the log has {} more moves",
+                    r.moves.len() - i
+                ));
+            }
+            let seat = state.current_seat();
+            if m.seat != seat {
+                return Err(format!(
+                    "ply {i}: the log says seat {} moved, but seat {seat} is to move",
+                    m.seat
+                ));
+            }
+            let mv = state
+                .parse_move(&m.mv)
+                .map_err(|e| format!("ply {i}: move '{}': {e}", m.mv))?;
+            if !state.legal_moves().contains(mv) {
+                return Err(format!(
+                    "ply {i}: {mv} is not legal for seat {seat} (legal: {})",
+                    legal_text::<G>(&state)
+                ));
+            }
+            state.play(mv);
+            plies.push((seat, mv.to_string(), m.iterations, m.micros));
+        }
+        if !state.is_terminal() {
+            return Err(format!(
+                "the log ends after {} moves but the game is not over",
+                r.moves.len()
+            ));
+        }
+        let n = state.num_seats();
+        let out = Replayed {
+            plies,
+            rewards: (0..n).map(|s| state.reward(s)).collect(),
+            scores: (0..n).map(|s| state.score(s)).collect(),
+            units: (0..n).map(|s| state.match_units(s)).collect(),
+        };
+        for (what, got, want) in [
+            ("rewards", Some(&out.rewards), Some(&r.rewards)),
+            ("scores", Some(&out.scores), Some(&r.scores)),
+            ("match units", out.units.as_ref(), r.units.as_ref()),
+        ] {
+            if got != want {
+                return Err(format!(
+                    "the replayed {what} {got:?} differ from the logged {want:?}"
+                ));
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// The legal moves of a state as text, for error messages.
+pub fn legal_text<G: crate::game::Game>(state: &G) -> String {
+    use crate::game::MoveSet;
+    state
+        .legal_moves()
+        .to_vec()
+        .iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
