@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand};
 
+pub mod engine;
 pub mod list;
 pub mod match_cmd;
 pub mod merge;
@@ -27,6 +28,8 @@ pub enum Command {
     Merge(merge::MergeArgs),
     /// Play a logged game again, check its result, and optionally dump a decision's search tree.
     Replay(replay::ReplayArgs),
+    /// Serve the JSON-lines engine protocol on stdin/stdout (see docs/protocol.md).
+    Engine,
     /// List the games and their options.
     Games,
     /// List the agents and their options.
@@ -58,6 +61,7 @@ pub fn run() -> i32 {
         Some(Command::Match(args)) => match_cmd::run(&args),
         Some(Command::Merge(args)) => merge::run(&args),
         Some(Command::Replay(args)) => replay::run(&args),
+        Some(Command::Engine) => engine::run(),
         Some(Command::Games) => {
             list::games();
             Ok(())
