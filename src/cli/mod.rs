@@ -6,6 +6,7 @@ pub mod engine;
 pub mod list;
 pub mod match_cmd;
 pub mod merge;
+pub mod profile;
 pub mod replay;
 
 /// cardsearch: fast, parallel Monte Carlo tree search for hidden-information card games.
@@ -34,6 +35,8 @@ pub enum Command {
     Games,
     /// List the agents and their options.
     Agents,
+    /// Run searches under a sampling profiler and write a flamegraph SVG.
+    Profile(profile::ProfileArgs),
 }
 
 /// Parses the command line and runs it. Returns the process exit code; errors are printed as one
@@ -70,6 +73,7 @@ pub fn run() -> i32 {
             list::agents();
             Ok(())
         }
+        Some(Command::Profile(args)) => profile::run(&args),
     };
     match result {
         Ok(()) => 0,
