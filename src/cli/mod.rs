@@ -2,9 +2,12 @@
 
 use clap::{Parser, Subcommand};
 
+pub mod engine;
 pub mod list;
 pub mod match_cmd;
+pub mod merge;
 pub mod profile;
+pub mod replay;
 
 /// cardsearch: fast, parallel Monte Carlo tree search for hidden-information card games.
 #[derive(Parser, Debug)]
@@ -16,10 +19,18 @@ pub struct Cli {
 }
 
 /// The subcommands.
+// Parsed once per process: the size of the largest variant does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Play a fair match between two agents and report the first agent's score.
     Match(match_cmd::MatchArgs),
+    /// Merge the logs of a sharded match into the report of the whole match.
+    Merge(merge::MergeArgs),
+    /// Play a logged game again, check its result, and optionally dump a decision's search tree.
+    Replay(replay::ReplayArgs),
+    /// Serve the JSON-lines engine protocol on stdin/stdout (see docs/protocol.md).
+    Engine,
     /// List the games and their options.
     Games,
     /// List the agents and their options.
@@ -51,6 +62,9 @@ pub fn run() -> i32 {
     let result = match cli.command {
         None => match_cmd::run(&match_cmd::MatchArgs::default_short()),
         Some(Command::Match(args)) => match_cmd::run(&args),
+        Some(Command::Merge(args)) => merge::run(&args),
+        Some(Command::Replay(args)) => replay::run(&args),
+        Some(Command::Engine) => engine::run(),
         Some(Command::Games) => {
             list::games();
             Ok(())

@@ -1,5 +1,6 @@
 //! The match harness: fair seating, deals, budgets, statistics and logs.
 
+pub mod log;
 pub mod runner;
 pub mod seating;
 pub mod stats;
