@@ -1,9 +1,11 @@
 //! Search throughput: iterations per second of 10,000-iteration searches from each game's first
-//! decision with a choice, for every algorithm and (with `--features`-free filters such as
-//! `cargo bench --bench search -- tree`) every parallel mode × thread count.
+//! decision with a choice, for every algorithm, and SO-ISMCTS in every parallel mode × {1, 2, 4} threads.
 //!
-//! Games are listed by name and built through `games::dispatch`, so a newly registered game
-//! only needs its name added to `GAMES`; names not registered yet are skipped.
+//! Games are taken by name from the registry (`games::all`) and built through
+//! `games::dispatch`, so a newly registered game appears here by itself. Filter with criterion's
+//! name filter, e.g. `cargo bench --bench search -- 'sueca/ismcts$'`.
+
+mod common;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
@@ -11,9 +13,6 @@ use cardsearch::agents;
 use cardsearch::game::rng_from_seed;
 use cardsearch::games::{self, GameDef, GameVisitor};
 use cardsearch::{Budget, Game, MoveSet, Spec, View};
-
-/// Games to measure, by spec name.
-const GAMES: &[&str] = &["tricks", "sueca", "hearts", "bisca"];
 
 /// Iterations per search.
 const ITERATIONS: u64 = 10_000;
@@ -68,12 +67,15 @@ impl GameVisitor for Bench<'_> {
 }
 
 fn search(c: &mut Criterion) {
-    for &game in GAMES {
-        let spec: Spec = game.parse().unwrap();
-        // A game that is not registered (yet) is skipped, not an error.
-        let _ = games::dispatch(&spec, Bench { c, game });
+    for info in games::all() {
+        games::dispatch(&Spec::named(info.name), Bench { c, game: info.name })
+            .expect("a registered game");
     }
 }
 
-criterion_group!(benches, search);
+criterion_group! {
+    name = benches;
+    config = common::profiled();
+    targets = search
+}
 criterion_main!(benches);
