@@ -10,6 +10,10 @@ use super::walk::Ucb;
 use super::worlds::Worlds;
 use super::{leaf, parallel};
 
+/// The most iterations one search runs: visit counters are `u32`, and leaf parallelism adds up
+/// to [`super::config::MAX_THREADS`] visits at once.
+pub const MAX_ITERATIONS: u64 = u32::MAX as u64 - (1 << 16);
+
 /// What one search found.
 #[derive(Clone, Debug)]
 pub struct SearchResult<M> {
@@ -105,12 +109,23 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
 
     /// Searches `worlds` within `budget`. Sequential searches are a pure function of the
     /// worlds, the budget (when it has no time limit) and `rng`'s state.
+    ///
+    /// At most [`MAX_ITERATIONS`] iterations are run, whatever the budget: node counters are
+    /// 32-bit.
     pub fn run<G: Game<Move = M>, W: Worlds<G>>(
         &mut self,
         worlds: &W,
         budget: &Budget,
         rng: &mut Rng,
     ) -> SearchResult<M> {
+        let budget = &Budget {
+            iterations: Some(
+                budget
+                    .iterations
+                    .map_or(MAX_ITERATIONS, |n| n.min(MAX_ITERATIONS)),
+            ),
+            time: budget.time,
+        };
         for tree in &mut self.trees {
             tree.reset(worlds.num_roots());
         }
