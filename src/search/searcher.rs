@@ -126,8 +126,13 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
             ),
             time: budget.time,
         };
+        let shared = self.config.parallel.is_tree();
         for tree in &mut self.trees {
-            tree.reset(worlds.num_roots());
+            if shared {
+                tree.reset_shared(worlds.num_roots());
+            } else {
+                tree.reset(worlds.num_roots());
+            }
         }
         let ucb = Ucb {
             c: self.config.c,

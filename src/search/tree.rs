@@ -158,6 +158,9 @@ impl<M: Copy> Node<M> {
     }
 }
 
+/// The cache line size the arena is laid out for.
+const CACHE_LINE: usize = 64;
+
 /// A preallocated arena of nodes with a fixed capacity.
 ///
 /// The memory is reserved once (`max_nodes × BYTES_PER_NODE`; the operating system commits pages
@@ -169,6 +172,8 @@ pub struct Tree<M> {
     /// Next free slot. May run past `capacity` by at most one per racing thread (shared mode).
     len: AtomicU32,
     roots: u32,
+    /// Roots and their children sit on cache lines of their own (shared searches).
+    padded: bool,
 }
 
 // SAFETY: every field reachable through `&Tree` is an atomic, a one-byte lock, or written once
@@ -216,8 +221,17 @@ impl<M> Tree<M> {
     pub const BYTES_PER_NODE: usize = std::mem::size_of::<Node<M>>();
 
     fn layout(capacity: u32) -> Layout {
-        Layout::array::<Node<M>>(capacity as usize).expect("capacity checked in Tree::new")
+        let size = std::mem::size_of::<Node<M>>() * capacity as usize;
+        let align = std::mem::align_of::<Node<M>>().max(CACHE_LINE);
+        Layout::from_size_align(size, align).expect("capacity checked in Tree::new")
     }
+
+    /// Nodes per cache line when nodes tile lines exactly (2 for card games), else 1.
+    const NODES_PER_LINE: u32 = if CACHE_LINE.is_multiple_of(std::mem::size_of::<Node<M>>()) {
+        (CACHE_LINE / std::mem::size_of::<Node<M>>()) as u32
+    } else {
+        1
+    };
 
     /// An empty arena for `capacity` nodes.
     pub fn new(capacity: u64) -> Result<Tree<M>, TreeError> {
@@ -233,6 +247,7 @@ impl<M> Tree<M> {
             capacity,
             len: AtomicU32::new(0),
             roots: 0,
+            padded: false,
         })
     }
 
@@ -267,13 +282,31 @@ impl<M: Copy> Tree<M> {
     /// Forgets the previous search and makes `roots` fresh roots (ids `0..roots`). Returns the
     /// number actually made: at most the capacity.
     pub fn reset(&mut self, roots: u32) -> u32 {
+        self.reset_for(roots, false)
+    }
+
+    /// [`Tree::reset`] for a search whose threads will share the tree: the roots and their
+    /// children then get cache lines of their own, which costs a few slots.
+    pub fn reset_shared(&mut self, roots: u32) -> u32 {
+        self.reset_for(roots, true)
+    }
+
+    fn reset_for(&mut self, roots: u32, shared: bool) -> u32 {
         let roots = roots.min(self.capacity);
         for r in 0..roots {
             // SAFETY: `&mut self`: no other reference to any slot exists.
             unsafe { self.write_slot(r, Node::new(None, 0, NodeId::NONE, 0, 0)) };
         }
         self.roots = roots;
-        *self.len.get_mut() = roots;
+        self.padded = shared;
+        *self.len.get_mut() = if shared {
+            // Every thread writes the roots: keep other nodes off their cache lines.
+            roots
+                .next_multiple_of(Self::NODES_PER_LINE)
+                .min(self.capacity)
+        } else {
+            roots
+        };
         roots
     }
 
@@ -574,7 +607,16 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
         if tree.len.load(Relaxed) >= tree.capacity {
             return None;
         }
-        let i = tree.len.fetch_add(1, Relaxed);
+        // Every thread updates the root's children: give each its own cache line, so threads
+        // working under different root moves do not contend on one (a few slots per search).
+        let i = if tree.padded && tree.is_root(parent) {
+            let per_line = Tree::<M>::NODES_PER_LINE;
+            tree.len
+                .fetch_add(per_line, Relaxed)
+                .next_multiple_of(per_line)
+        } else {
+            tree.len.fetch_add(1, Relaxed)
+        };
         if i >= tree.capacity {
             return None;
         }
@@ -661,8 +703,8 @@ mod tests {
     fn concurrent_expansion_never_duplicates_a_move() {
         // Four threads race to add the same eight moves under one root, many times over.
         for _ in 0..200 {
-            let mut tree = Tree::<u8>::new(64).unwrap();
-            tree.reset(1);
+            let mut tree = Tree::<u8>::new(128).unwrap();
+            tree.reset_shared(1);
             let t = tree.shared();
             std::thread::scope(|s| {
                 for k in 0..4u8 {
@@ -689,6 +731,9 @@ mod tests {
                     });
                 }
             });
+            for (id, _) in tree.children(NodeId(0)) {
+                assert_eq!(id.0 % 2, 0, "root children start cache lines");
+            }
             let mut moves: Vec<u8> = tree.children(NodeId(0)).map(|(_, n)| n.mv()).collect();
             let vl: u32 = tree
                 .children(NodeId(0))
