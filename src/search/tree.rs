@@ -2,13 +2,17 @@
 //!
 //! Children hang off their parent as a singly linked list (first child, next sibling), so a node
 //! is a fixed 32 bytes for card games (`Card` moves; see [`Tree::BYTES_PER_NODE`]) and expanding
-//! never allocates. Every statistic is an atomic: a [`TreeRef`] handle decides how they are
-//! updated. An [`Exclusive`] handle (from `&mut Tree`, one thread) uses plain load + store, which
-//! compile to ordinary moves; a [`Shared`] handle (lock-free tree parallelism) uses atomic
-//! read-modify-write and publishes new children with a compare-and-swap; a [`Locked`] handle
+//! never allocates. Every statistic is an atomic: a `TreeRef` handle decides how they are
+//! updated. An `Exclusive` handle (from `&mut Tree`, one thread) uses plain load + store, which
+//! compile to ordinary moves; a `Shared` handle (lock-free tree parallelism) uses atomic
+//! read-modify-write and publishes new children with a compare-and-swap; a `Locked` handle
 //! (the classic lock-per-node baseline) updates under each node's one-byte mutex.
 //!
-//! When the arena is full, [`TreeRef::expand`] returns `None` and the search carries on from the
+//! The node-level interface is crate-private: node ids are only sound to follow from a root
+//! through published links of the same tree, which the search guarantees and outside code could
+//! not.
+//!
+//! When the arena is full, `TreeRef::expand` returns `None` and the search carries on from the
 //! leaf without expanding: a full tree degrades the search, it never aborts or reallocates.
 
 use std::alloc::{Layout, alloc, dealloc};
@@ -23,7 +27,7 @@ use crate::game::Seat;
 
 /// A handle to a node of one [`Tree`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct NodeId(pub u32);
+pub struct NodeId(pub(crate) u32);
 
 impl NodeId {
     /// "No node": the end of a child list.
@@ -46,7 +50,7 @@ impl NodeId {
 ///
 /// Fields are atomics so one tree can be shared between threads; a single thread reads and
 /// writes them with `Relaxed` loads and stores, which cost the same as plain fields.
-pub struct Node<M> {
+pub(crate) struct Node<M> {
     /// Sum of the rewards backed up through this node, for `seat`, as `f64` bits.
     reward: AtomicU64,
     /// Completed visits.
@@ -106,7 +110,7 @@ impl<M: Copy> Node<M> {
     /// # Panics
     /// At a root, which no move leads into.
     #[inline]
-    pub fn mv(&self) -> M {
+    pub(crate) fn mv(&self) -> M {
         match self.mv {
             Some(m) => m,
             None => panic!("a root node has no move"),
@@ -115,45 +119,45 @@ impl<M: Copy> Node<M> {
 
     /// The seat that made the move into this node.
     #[inline]
-    pub fn seat(&self) -> Seat {
+    pub(crate) fn seat(&self) -> Seat {
         self.seat as Seat
     }
 
     /// Completed visits.
     #[inline]
-    pub fn visits(&self) -> u32 {
+    pub(crate) fn visits(&self) -> u32 {
         self.visits.load(Relaxed)
     }
 
     /// The raw availability field (ISMCTS); for a child of a root use
     /// [`Tree::availability`].
     #[inline]
-    pub fn avail(&self) -> u32 {
+    pub(crate) fn avail(&self) -> u32 {
         self.avail.load(Relaxed)
     }
 
     /// Threads currently searching below this node.
     #[inline]
-    pub fn virtual_loss(&self) -> u32 {
+    pub(crate) fn virtual_loss(&self) -> u32 {
         self.virtual_loss.load(Relaxed)
     }
 
     /// Sum of backed-up rewards for [`Node::seat`].
     #[inline]
-    pub fn reward(&self) -> f64 {
+    pub(crate) fn reward(&self) -> f64 {
         f64::from_bits(self.reward.load(Relaxed))
     }
 
     /// The first child, or [`NodeId::NONE`]. `Acquire` pairs with the `Release` that published
     /// it, so the child's fields are visible to a thread that did not write them.
     #[inline]
-    pub fn first_child(&self) -> NodeId {
+    pub(crate) fn first_child(&self) -> NodeId {
         NodeId(self.first_child.load(Acquire))
     }
 
     /// The next sibling, or [`NodeId::NONE`]. Written before the node is published, never after.
     #[inline]
-    pub fn next_sibling(&self) -> NodeId {
+    pub(crate) fn next_sibling(&self) -> NodeId {
         NodeId(self.next_sibling.load(Relaxed))
     }
 }
@@ -272,7 +276,7 @@ impl<M> Tree<M> {
     }
 
     /// The `r`-th root.
-    pub fn root(&self, r: u32) -> NodeId {
+    pub(crate) fn root(&self, r: u32) -> NodeId {
         debug_assert!(r < self.roots);
         NodeId(r)
     }
@@ -312,7 +316,7 @@ impl<M: Copy> Tree<M> {
 
     /// The node `id`, which must have been reached from a root through published links.
     #[inline]
-    pub fn node(&self, id: NodeId) -> &Node<M> {
+    pub(crate) fn node(&self, id: NodeId) -> &Node<M> {
         debug_assert!(id.0 < self.len());
         // SAFETY: `id` came from a root or a published link, so its slot was fully written
         // (before the `Release` that published it) and is never written again in this search.
@@ -321,7 +325,7 @@ impl<M: Copy> Tree<M> {
 
     /// True when `id` is one of the roots.
     #[inline]
-    pub fn is_root(&self, id: NodeId) -> bool {
+    pub(crate) fn is_root(&self, id: NodeId) -> bool {
         id.0 < self.roots
     }
 
@@ -333,7 +337,7 @@ impl<M: Copy> Tree<M> {
     /// child, which matters when threads share the root) and each child stores its count
     /// relative to that counter, offset when the child was created.
     #[inline]
-    pub fn availability(&self, id: NodeId, parent: NodeId) -> u32 {
+    pub(crate) fn availability(&self, id: NodeId, parent: NodeId) -> u32 {
         let own = self.node(id).avail();
         if self.is_root(parent) {
             own.wrapping_add(self.node(parent).avail())
@@ -365,7 +369,7 @@ impl<M: Copy> Tree<M> {
     }
 
     /// An exclusive handle: plain loads and stores, one thread.
-    pub fn exclusive(&mut self) -> TreeRef<'_, M, Exclusive> {
+    pub(crate) fn exclusive(&mut self) -> TreeRef<'_, M, Exclusive> {
         TreeRef {
             tree: self,
             _access: PhantomData,
@@ -373,7 +377,7 @@ impl<M: Copy> Tree<M> {
     }
 
     /// A handle for one of several threads sharing the tree ([`Shared`] or [`Locked`]).
-    pub fn concurrent<A: Concurrent>(&self) -> TreeRef<'_, M, A> {
+    pub(crate) fn concurrent<A: Concurrent>(&self) -> TreeRef<'_, M, A> {
         TreeRef {
             tree: self,
             _access: PhantomData,
@@ -381,17 +385,19 @@ impl<M: Copy> Tree<M> {
     }
 
     /// A lock-free shared handle for tree parallelism.
-    pub fn shared(&self) -> TreeRef<'_, M, Shared> {
+    #[cfg(test)]
+    pub(crate) fn shared(&self) -> TreeRef<'_, M, Shared> {
         self.concurrent()
     }
 
     /// A shared handle that serialises work at each node with the node's lock.
-    pub fn locked(&self) -> TreeRef<'_, M, Locked> {
+    #[cfg(test)]
+    pub(crate) fn locked(&self) -> TreeRef<'_, M, Locked> {
         self.concurrent()
     }
 
     /// The children of `id`, in list order (most recently added first).
-    pub fn children(&self, id: NodeId) -> Children<'_, M> {
+    pub(crate) fn children(&self, id: NodeId) -> Children<'_, M> {
         Children {
             tree: self,
             next: self.node(id).first_child(),
@@ -400,7 +406,7 @@ impl<M: Copy> Tree<M> {
 }
 
 /// Iterator over the children of a node.
-pub struct Children<'t, M> {
+pub(crate) struct Children<'t, M> {
     tree: &'t Tree<M>,
     next: NodeId,
 }
@@ -421,7 +427,7 @@ impl<'t, M: Copy> Iterator for Children<'t, M> {
 }
 
 /// How a [`TreeRef`] touches shared state. Sealed: [`Exclusive`], [`Shared`] and [`Locked`].
-pub trait Access: sealed::Sealed + Copy + Send + Sync + 'static {
+pub(crate) trait Access: sealed::Sealed + Copy + Send + Sync + 'static {
     /// Statistics use atomic read-modify-write (else load + store, which is only correct
     /// when one thread owns the node: the whole tree, or the node's lock).
     const ATOMIC_STATS: bool;
@@ -439,19 +445,19 @@ mod sealed {
 }
 
 /// The access disciplines that many threads may use at once.
-pub trait Concurrent: Access {}
+pub(crate) trait Concurrent: Access {}
 impl Concurrent for Shared {}
 impl Concurrent for Locked {}
 
 /// One thread owns the tree.
 #[derive(Clone, Copy, Debug)]
-pub struct Exclusive;
+pub(crate) struct Exclusive;
 /// Many threads, lock-free.
 #[derive(Clone, Copy, Debug)]
-pub struct Shared;
+pub(crate) struct Shared;
 /// Many threads, one lock per node.
 #[derive(Clone, Copy, Debug)]
-pub struct Locked;
+pub(crate) struct Locked;
 
 impl Access for Exclusive {
     const ATOMIC_STATS: bool = false;
@@ -471,7 +477,7 @@ impl Access for Locked {
 
 /// A tree seen through one access discipline. `Exclusive` handles borrow the tree mutably, so
 /// the cheap non-atomic updates can never race.
-pub struct TreeRef<'t, M, A> {
+pub(crate) struct TreeRef<'t, M, A> {
     tree: &'t Tree<M>,
     _access: PhantomData<A>,
 }
@@ -519,20 +525,20 @@ fn add_f64<A: Access>(cell: &AtomicU64, by: f64) {
 
 impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
     /// The underlying tree.
-    #[inline]
-    pub fn tree(&self) -> &'t Tree<M> {
+    #[cfg(test)]
+    pub(crate) fn tree(&self) -> &'t Tree<M> {
         self.tree
     }
 
     /// The node `id`.
     #[inline]
-    pub fn node(&self, id: NodeId) -> &'t Node<M> {
+    pub(crate) fn node(&self, id: NodeId) -> &'t Node<M> {
         self.tree.node(id)
     }
 
     /// Takes `id`'s lock (`Locked` handles only; a no-op otherwise).
     #[inline]
-    pub fn lock(&self, id: NodeId) {
+    pub(crate) fn lock(&self, id: NodeId) {
         if A::LOCKED {
             self.node(id).lock.lock();
         }
@@ -540,7 +546,7 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
 
     /// Releases `id`'s lock, which this thread must hold (`Locked` handles only).
     #[inline]
-    pub fn unlock(&self, id: NodeId) {
+    pub(crate) fn unlock(&self, id: NodeId) {
         if A::LOCKED {
             // SAFETY: callers pair every `unlock` with their own earlier `lock`.
             unsafe { self.node(id).lock.unlock() };
@@ -549,20 +555,20 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
 
     /// Adds `by` to the availability of `id` (for a root: of every child of the root).
     #[inline]
-    pub fn add_avail(&self, id: NodeId, by: u32) {
+    pub(crate) fn add_avail(&self, id: NodeId, by: u32) {
         add_u32::<A>(&self.node(id).avail, by);
     }
 
     /// Marks one more thread as searching below `id`.
     #[inline]
-    pub fn add_virtual_loss(&self, id: NodeId) {
+    pub(crate) fn add_virtual_loss(&self, id: NodeId) {
         add_u32::<A>(&self.node(id).virtual_loss, 1);
     }
 
     /// Backs up `visits` visits with total `reward` (for the node's seat) and, if
     /// `leave` is set, removes this thread's virtual loss.
     #[inline]
-    pub fn update(&self, id: NodeId, visits: u32, reward: f64, leave: bool) {
+    pub(crate) fn update(&self, id: NodeId, visits: u32, reward: f64, leave: bool) {
         let n = self.node(id);
         add_u32::<A>(&n.visits, visits);
         add_f64::<A>(&n.reward, reward);
@@ -575,11 +581,11 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
     /// virtual loss when `enter` is set). `head` is the first child the caller saw when it
     /// checked that `mv` has no child yet. Returns the child, or `None` when the arena is full.
     ///
-    /// With a [`Shared`] handle, another thread may have added the same move since `head` was
+    /// With a `Shared` handle, another thread may have added the same move since `head` was
     /// read; then that child is returned (its virtual loss taken) and the slot just
     /// bump-allocated stays unused. `Locked` callers must hold `parent`'s lock.
     #[inline]
-    pub fn expand(
+    pub(crate) fn expand(
         &self,
         parent: NodeId,
         mv: M,

@@ -15,11 +15,11 @@ use super::tree::{Access, NodeId, TreeRef};
 
 /// The selection rule's constants.
 #[derive(Clone, Copy, Debug)]
-pub struct Ucb {
+pub(crate) struct Ucb {
     /// Exploration constant `c` of `mean + c·sqrt(ln(n_parent)/n)`.
-    pub c: f64,
+    pub(crate) c: f64,
     /// Losses counted per thread currently below a node (tree modes; 0 disables).
-    pub virtual_loss: u32,
+    pub(crate) virtual_loss: u32,
 }
 
 /// Per-thread scratch for walks: the path from the root to the current leaf, and the
@@ -28,7 +28,7 @@ pub struct Ucb {
 /// Both buffers are reused across iterations, so a walk allocates nothing once they have grown
 /// to the game's depth and branching (they start with room for 64 each).
 #[derive(Debug)]
-pub struct Walker {
+pub(crate) struct Walker {
     ucb: Ucb,
     /// Whether this walk adds and removes virtual loss (tree modes with `virtual_loss > 0`).
     track_virtual_loss: bool,
@@ -40,7 +40,7 @@ pub struct Walker {
 /// in the middle of the child scan costs more than its arithmetic (register spills around the
 /// call, no overlap with the next child's loads). Absolute error below 1e-9.
 #[inline]
-pub fn ln(x: f64) -> f64 {
+pub(crate) fn ln(x: f64) -> f64 {
     const MANTISSA: u64 = (1 << 52) - 1;
     let bits = x.to_bits();
     let mut exponent = (bits >> 52) as i64 - 1023;
@@ -83,18 +83,13 @@ impl Best {
 
 impl Walker {
     /// A walker for one thread. `track_virtual_loss` is for tree-parallel walks.
-    pub fn new(ucb: Ucb, track_virtual_loss: bool) -> Walker {
+    pub(crate) fn new(ucb: Ucb, track_virtual_loss: bool) -> Walker {
         Walker {
             ucb,
             track_virtual_loss: track_virtual_loss && ucb.virtual_loss > 0,
             path: Vec::with_capacity(64),
             compatible: Vec::with_capacity(64),
         }
-    }
-
-    /// The nodes of the last walk, root first.
-    pub fn path(&self) -> &[NodeId] {
-        &self.path
     }
 
     /// Selects from `root` through `state` (playing the tree moves on it) and expands one node
@@ -105,7 +100,7 @@ impl Walker {
     /// availability. Without it, every child is legal (a perfect-information tree) and UCB uses
     /// the parent's visits.
     #[inline]
-    pub fn descend<G: Game, A: Access, const AVAIL: bool>(
+    pub(crate) fn descend<G: Game, A: Access, const AVAIL: bool>(
         &mut self,
         tree: TreeRef<'_, G::Move, A>,
         root: NodeId,
@@ -233,7 +228,7 @@ impl Walker {
 
     /// Backs `visits` playouts with per-seat reward totals `rewards` up the last walk's path.
     #[inline]
-    pub fn backup<M: Copy + PartialEq, A: Access>(
+    pub(crate) fn backup<M: Copy + PartialEq, A: Access>(
         &self,
         tree: TreeRef<'_, M, A>,
         visits: u32,
