@@ -223,7 +223,11 @@ fn master<G: Game, W: Worlds<G>>(
                 }
             }
         }
-        walker.backup(t, k as u32, &sums);
+        if W::AVAILABILITY {
+            walker.backup::<_, _, true>(t, k as u32, &sums);
+        } else {
+            walker.backup::<_, _, false>(t, k as u32, &sums);
+        }
         done += k;
     }
     done

@@ -34,11 +34,13 @@ fn iterate<G: Game, W: Worlds<G>, A: super::tree::Access>(
     let (root, mut state) = worlds.world(i, rng);
     if W::AVAILABILITY {
         walker.descend::<G, A, true>(tree, NodeId(root), &mut state, rng, 1);
+        random_playout(&mut state, rng);
+        walker.backup::<_, A, true>(tree, 1, &terminal_rewards(&state));
     } else {
         walker.descend::<G, A, false>(tree, NodeId(root), &mut state, rng, 1);
+        random_playout(&mut state, rng);
+        walker.backup::<_, A, false>(tree, 1, &terminal_rewards(&state));
     }
-    random_playout(&mut state, rng);
-    walker.backup(tree, 1, &terminal_rewards(&state));
 }
 
 /// Single-threaded search on a tree already reset for `worlds`. Returns iterations done.

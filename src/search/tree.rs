@@ -89,12 +89,13 @@ impl<M: Copy> Node<M> {
         mv: Option<M>,
         seat: Seat,
         next_sibling: NodeId,
+        visits: u32,
         virtual_loss: u32,
         avail: u32,
     ) -> Node<M> {
         Node {
             reward: AtomicU64::new(0f64.to_bits()),
-            visits: AtomicU32::new(0),
+            visits: AtomicU32::new(visits),
             avail: AtomicU32::new(avail),
             virtual_loss: AtomicU32::new(virtual_loss),
             first_child: AtomicU32::new(NodeId::NONE.0),
@@ -299,7 +300,7 @@ impl<M: Copy> Tree<M> {
         let roots = roots.min(self.capacity);
         for r in 0..roots {
             // SAFETY: `&mut self`: no other reference to any slot exists.
-            unsafe { self.write_slot(r, Node::new(None, 0, NodeId::NONE, 0, 0)) };
+            unsafe { self.write_slot(r, Node::new(None, 0, NodeId::NONE, 0, 0, 0)) };
         }
         self.roots = roots;
         self.padded = shared;
@@ -444,6 +445,18 @@ mod sealed {
     impl Sealed for super::Locked {}
 }
 
+/// How a thread marks the nodes on its path while its playout is in flight (tree modes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Entry {
+    /// Not at all (one thread, or `virtual_loss=0`).
+    Unmarked,
+    /// One unit in the node's virtual-loss counter, removed at backup.
+    VirtualLoss,
+    /// The visit counted on the way down, the reward added at backup: a virtual loss of exactly
+    /// one with no counter to undo, which saves two atomic updates per node (`virtual_loss=1`).
+    EarlyVisit,
+}
+
 /// The access disciplines that many threads may use at once.
 pub(crate) trait Concurrent: Access {}
 impl Concurrent for Shared {}
@@ -559,27 +572,34 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
         add_u32::<A>(&self.node(id).avail, by);
     }
 
-    /// Marks one more thread as searching below `id`.
+    /// Marks this thread as searching below `id`, as `entry` says.
     #[inline]
-    pub(crate) fn add_virtual_loss(&self, id: NodeId) {
-        add_u32::<A>(&self.node(id).virtual_loss, 1);
+    pub(crate) fn enter(&self, id: NodeId, entry: Entry) {
+        match entry {
+            Entry::Unmarked => {}
+            Entry::VirtualLoss => add_u32::<A>(&self.node(id).virtual_loss, 1),
+            Entry::EarlyVisit => add_u32::<A>(&self.node(id).visits, 1),
+        }
     }
 
-    /// Backs up `visits` visits with total `reward` (for the node's seat) and, if
-    /// `leave` is set, removes this thread's virtual loss.
+    /// Backs up `visits` playouts with total `reward` (for the node's seat) through a node this
+    /// thread entered with `entry` (an early visit already counted one of the visits).
     #[inline]
-    pub(crate) fn update(&self, id: NodeId, visits: u32, reward: f64, leave: bool) {
+    pub(crate) fn update(&self, id: NodeId, visits: u32, reward: f64, entry: Entry) {
         let n = self.node(id);
-        add_u32::<A>(&n.visits, visits);
+        let visits = visits - (entry == Entry::EarlyVisit) as u32;
+        if visits > 0 {
+            add_u32::<A>(&n.visits, visits);
+        }
         add_f64::<A>(&n.reward, reward);
-        if leave {
+        if entry == Entry::VirtualLoss {
             sub_u32::<A>(&n.virtual_loss, 1);
         }
     }
 
-    /// Adds a child of `parent` for `mv`, made by `seat`, entered by this thread (one unit of
-    /// virtual loss when `enter` is set). `head` is the first child the caller saw when it
-    /// checked that `mv` has no child yet. Returns the child, or `None` when the arena is full.
+    /// Adds a child of `parent` for `mv`, made by `seat`, entered by this thread as `entry`
+    /// says. `head` is the first child the caller saw when it checked that `mv` has no child
+    /// yet. Returns the child, or `None` when the arena is full.
     ///
     /// With a `Shared` handle, another thread may have added the same move since `head` was
     /// read; then that child is returned (its virtual loss taken) and the slot just
@@ -590,11 +610,15 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
         parent: NodeId,
         mv: M,
         seat: Seat,
-        enter: bool,
+        entry: Entry,
         head: NodeId,
     ) -> Option<NodeId> {
         let tree = self.tree;
-        let vl = enter as u32;
+        let (visits, vl) = match entry {
+            Entry::Unmarked => (0, 0),
+            Entry::VirtualLoss => (0, 1),
+            Entry::EarlyVisit => (1, 0),
+        };
         let p = tree.node(parent);
         let avail = tree.initial_avail(parent);
         if !A::ATOMIC_LINKS {
@@ -605,7 +629,7 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
             }
             tree.len.store(i + 1, Relaxed);
             // SAFETY: slot `i` is past every published node and this handle is exclusive.
-            unsafe { tree.write_slot(i, Node::new(Some(mv), seat, head, vl, avail)) };
+            unsafe { tree.write_slot(i, Node::new(Some(mv), seat, head, visits, vl, avail)) };
             p.first_child.store(i, Relaxed);
             return Some(NodeId(i));
         }
@@ -628,7 +652,7 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
         }
         let mut head = head;
         // SAFETY: `fetch_add` handed slot `i` to this thread alone; nothing links to it yet.
-        unsafe { tree.write_slot(i, Node::new(Some(mv), seat, head, vl, avail)) };
+        unsafe { tree.write_slot(i, Node::new(Some(mv), seat, head, visits, vl, avail)) };
         let me = tree.node(NodeId(i));
         loop {
             match p.first_child.compare_exchange(head.0, i, Release, Acquire) {
@@ -639,9 +663,7 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
                     while c != head {
                         let n = tree.node(c);
                         if n.mv() == mv {
-                            if enter {
-                                self.add_virtual_loss(c);
-                            }
+                            self.enter(c, entry);
                             return Some(c);
                         }
                         c = n.next_sibling();
@@ -669,10 +691,16 @@ mod tests {
         let mut tree = Tree::<u8>::new(4).unwrap();
         assert_eq!(tree.reset(1), 1);
         let t = tree.exclusive();
-        let a = t.expand(NodeId(0), 10, 0, false, NodeId::NONE).unwrap();
-        let b = t.expand(NodeId(0), 11, 1, false, a).unwrap();
-        let c = t.expand(a, 12, 1, false, NodeId::NONE).unwrap();
-        assert_eq!(t.expand(a, 13, 1, false, c), None, "full at 4 nodes");
+        let a = t
+            .expand(NodeId(0), 10, 0, Entry::Unmarked, NodeId::NONE)
+            .unwrap();
+        let b = t.expand(NodeId(0), 11, 1, Entry::Unmarked, a).unwrap();
+        let c = t.expand(a, 12, 1, Entry::Unmarked, NodeId::NONE).unwrap();
+        assert_eq!(
+            t.expand(a, 13, 1, Entry::Unmarked, c),
+            None,
+            "full at 4 nodes"
+        );
         let moves: Vec<u8> = tree.children(NodeId(0)).map(|(_, n)| n.mv()).collect();
         assert_eq!(moves, vec![11, 10]);
         assert_eq!(tree.node(b).seat(), 1);
@@ -689,18 +717,27 @@ mod tests {
         let mut tree = Tree::<u8>::new(8).unwrap();
         tree.reset(1);
         let e = tree.exclusive();
-        let a = e.expand(NodeId(0), 1, 0, true, NodeId::NONE).unwrap();
-        e.update(a, 1, 0.5, true);
+        let a = e
+            .expand(NodeId(0), 1, 0, Entry::VirtualLoss, NodeId::NONE)
+            .unwrap();
+        e.update(a, 1, 0.5, Entry::VirtualLoss);
         e.add_avail(a, 2);
         let s = tree.shared();
-        s.add_virtual_loss(a);
-        s.update(a, 2, 1.0, true);
+        s.enter(a, Entry::VirtualLoss);
+        s.update(a, 2, 1.0, Entry::VirtualLoss);
+        s.enter(a, Entry::EarlyVisit);
+        assert_eq!(
+            tree.node(a).visits(),
+            4,
+            "an early visit counts on the way down"
+        );
+        s.update(a, 1, 0.0, Entry::EarlyVisit);
         let l = tree.locked();
         l.lock(a);
-        l.update(a, 1, 0.25, false);
+        l.update(a, 1, 0.25, Entry::Unmarked);
         l.unlock(a);
         let n = tree.node(a);
-        assert_eq!((n.visits(), n.virtual_loss()), (4, 0));
+        assert_eq!((n.visits(), n.virtual_loss()), (5, 0));
         assert_eq!(tree.availability(a, NodeId(0)), 3);
         assert_eq!(n.reward(), 1.75);
     }
@@ -727,10 +764,12 @@ mod tests {
                                 .map(|(id, _)| id);
                             let c = match existing {
                                 Some(id) => {
-                                    t.add_virtual_loss(id);
+                                    t.enter(id, Entry::VirtualLoss);
                                     id
                                 }
-                                None => t.expand(NodeId(0), mv, 0, true, head).unwrap(),
+                                None => t
+                                    .expand(NodeId(0), mv, 0, Entry::VirtualLoss, head)
+                                    .unwrap(),
                             };
                             assert_eq!(t.node(c).mv(), mv);
                         }
@@ -760,10 +799,10 @@ mod tests {
         tree.reset(1);
         let root = NodeId(0);
         let t = tree.exclusive();
-        let a = t.expand(root, 1, 0, false, NodeId::NONE).unwrap();
-        let d = t.expand(a, 9, 1, false, NodeId::NONE).unwrap();
+        let a = t.expand(root, 1, 0, Entry::Unmarked, NodeId::NONE).unwrap();
+        let d = t.expand(a, 9, 1, Entry::Unmarked, NodeId::NONE).unwrap();
         t.add_avail(root, 1);
-        let b = t.expand(root, 2, 0, false, a).unwrap();
+        let b = t.expand(root, 2, 0, Entry::Unmarked, a).unwrap();
         t.add_avail(root, 2);
         t.add_avail(d, 4);
         assert_eq!(tree.availability(a, root), 4);

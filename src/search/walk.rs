@@ -11,7 +11,7 @@ use crate::cards::random_below;
 use crate::game::{Game, MoveSet, Rng};
 
 use super::rollout::Rewards;
-use super::tree::{Access, NodeId, TreeRef};
+use super::tree::{Access, Entry, NodeId, TreeRef};
 
 /// The selection rule's constants.
 #[derive(Clone, Copy, Debug)]
@@ -30,8 +30,8 @@ pub(crate) struct Ucb {
 #[derive(Debug)]
 pub(crate) struct Walker {
     ucb: Ucb,
-    /// Whether this walk adds and removes virtual loss (tree modes with `virtual_loss > 0`).
-    track_virtual_loss: bool,
+    /// How this walk marks the nodes it enters (tree modes with `virtual_loss > 0`).
+    entry: Entry,
     path: Vec<NodeId>,
     compatible: Vec<NodeId>,
 }
@@ -84,9 +84,14 @@ impl Best {
 impl Walker {
     /// A walker for one thread. `track_virtual_loss` is for tree-parallel walks.
     pub(crate) fn new(ucb: Ucb, track_virtual_loss: bool) -> Walker {
+        let entry = match (track_virtual_loss, ucb.virtual_loss) {
+            (false, _) | (true, 0) => Entry::Unmarked,
+            (true, 1) => Entry::EarlyVisit,
+            (true, _) => Entry::VirtualLoss,
+        };
         Walker {
             ucb,
-            track_virtual_loss: track_virtual_loss && ucb.virtual_loss > 0,
+            entry,
             path: Vec::with_capacity(64),
             compatible: Vec::with_capacity(64),
         }
@@ -109,8 +114,13 @@ impl Walker {
         weight: u32,
     ) {
         let c = self.ucb.c;
-        let vl = self.ucb.virtual_loss as f64;
-        let track = self.track_virtual_loss;
+        // Early visits are already in the visit counts.
+        let vl = if self.entry == Entry::VirtualLoss {
+            self.ucb.virtual_loss as f64
+        } else {
+            0.0
+        };
+        let entry = self.entry;
         self.path.clear();
         self.path.push(root);
         let mut node = root;
@@ -174,7 +184,7 @@ impl Walker {
                     self.pick_untried::<G, A>(tree, &legal, rng)
                 };
                 let seat = state.current_seat();
-                let child = tree.expand(node, mv, seat, track, head);
+                let child = tree.expand(node, mv, seat, entry, head);
                 tree.unlock(node);
                 if let Some(child) = child {
                     state.play(mv);
@@ -194,9 +204,7 @@ impl Walker {
             let best = best.id;
             tree.unlock(node);
             tree.lock(best);
-            if track {
-                tree.add_virtual_loss(best);
-            }
+            tree.enter(best, entry);
             state.play(tree.node(best).mv());
             self.path.push(best);
             node = best;
@@ -227,21 +235,26 @@ impl Walker {
     }
 
     /// Backs `visits` playouts with per-seat reward totals `rewards` up the last walk's path.
+    ///
+    /// `AVAIL` searches leave the root's visit count alone: nothing reads it (availability
+    /// replaces it), and it is the one counter every thread of a shared tree would write.
     #[inline]
-    pub(crate) fn backup<M: Copy + PartialEq, A: Access>(
+    pub(crate) fn backup<M: Copy + PartialEq, A: Access, const AVAIL: bool>(
         &self,
         tree: TreeRef<'_, M, A>,
         visits: u32,
         rewards: &Rewards,
     ) {
         let (&root, below) = self.path.split_first().expect("a walk starts at a root");
-        tree.lock(root);
-        tree.update(root, visits, 0.0, false);
-        tree.unlock(root);
+        if !AVAIL {
+            tree.lock(root);
+            tree.update(root, visits, 0.0, Entry::Unmarked);
+            tree.unlock(root);
+        }
         for &id in below {
             tree.lock(id);
             let seat = tree.node(id).seat();
-            tree.update(id, visits, rewards[seat], self.track_virtual_loss);
+            tree.update(id, visits, rewards[seat], self.entry);
             tree.unlock(id);
         }
     }
