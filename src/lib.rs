@@ -14,6 +14,7 @@
 
 pub mod agents;
 pub mod cards;
+pub mod cli;
 pub mod deal;
 pub mod game;
 pub mod games;
