@@ -422,3 +422,206 @@ pub fn legal_text<G: crate::game::Game>(state: &G) -> String {
         .collect::<Vec<_>>()
         .join(" ")
 }
+
+/// Agent options that make a search parallel or set its own budget. A re-run drops them so it
+/// runs sequentially for exactly the logged number of iterations.
+pub const RERUN_DROPPED_OPTIONS: &[&str] = &[
+    "parallel",
+    "threads",
+    "virtual_loss",
+    "iterations",
+    "time_ms",
+];
+
+/// The spec a logged decision is re-run with: the logged spec without the options of
+/// [`RERUN_DROPPED_OPTIONS`].
+pub fn sequential_spec(logged: &str) -> Result<Spec, String> {
+    let spec: Spec = logged.parse().map_err(|e: crate::spec::SpecError| e.0)?;
+    let kept: Vec<String> = spec
+        .options
+        .iter()
+        .filter(|(k, _)| !RERUN_DROPPED_OPTIONS.contains(&k.as_str()))
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    let text = if kept.is_empty() {
+        spec.name.clone()
+    } else {
+        format!("{}:{}", spec.name, kept.join(","))
+    };
+    text.parse().map_err(|e: crate::spec::SpecError| e.0)
+}
+
+/// One node of an exported search tree.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct TreeNode {
+    /// The move into this node (`None` at a root).
+    #[serde(rename = "move")]
+    pub mv: Option<String>,
+    /// The seat that made that move.
+    pub seat: Option<usize>,
+    /// Completed visits.
+    pub visits: u64,
+    /// ISMCTS availability: how often the move was legal when its parent was passed through.
+    pub availability: u64,
+    /// Mean reward, for `seat`, of the simulations through this node.
+    pub mean: f64,
+    /// Children, most visited first, down to the export's depth.
+    pub children: Vec<TreeNode>,
+    /// Children not exported because of the depth limit.
+    pub cut: usize,
+}
+
+/// The search trees of one decision: one root per tree and determinization.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct TreeExport {
+    /// The roots.
+    pub roots: Vec<TreeNode>,
+}
+
+impl TreeExport {
+    /// Graphviz: one node per tree node labelled with its move, visits, availability and mean.
+    pub fn to_dot(&self) -> String {
+        fn walk(n: &TreeNode, id: &mut usize, parent: Option<usize>, out: &mut String) {
+            let me = *id;
+            *id += 1;
+            let label = match (&n.mv, n.seat) {
+                (Some(m), Some(s)) => format!("{m} (seat {s})"),
+                _ => "root".to_string(),
+            };
+            out.push_str(&format!(
+                "  n{me} [label=\"{label}\\nn={} avail={}\\nmean={:.3}{}\"];\n",
+                n.visits,
+                n.availability,
+                n.mean,
+                if n.cut > 0 {
+                    format!("\\n+{} more", n.cut)
+                } else {
+                    String::new()
+                }
+            ));
+            if let Some(p) = parent {
+                out.push_str(&format!("  n{p} -> n{me};\n"));
+            }
+            for c in &n.children {
+                walk(c, id, Some(me), out);
+            }
+        }
+        let mut out = String::from("digraph search {\n  node [shape=box, fontname=monospace];\n");
+        let mut id = 0;
+        for r in &self.roots {
+            walk(r, &mut id, None, &mut out);
+        }
+        out.push_str("}\n");
+        out
+    }
+}
+
+/// A logged decision searched again.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rerun {
+    /// The ply (0-based index into the logged moves).
+    pub ply: usize,
+    /// The seat that decided.
+    pub seat: usize,
+    /// The spec it was re-run with (sequential, the budget given per move).
+    pub spec: String,
+    /// The logged move.
+    pub logged_move: String,
+    /// The re-run's move.
+    pub rerun_move: String,
+    /// Iterations of the re-run.
+    pub iterations: u64,
+    /// Earlier decisions of the same seat (and this one) whose re-run chose another move than
+    /// the log: (ply, logged, re-run). Empty when the re-run reproduces the logged search, which
+    /// it does when the match searched sequentially.
+    pub diverged: Vec<(usize, String, String)>,
+    /// The search tree of the re-run decision, when the agent searches and the move was not
+    /// forced.
+    pub tree: Option<TreeExport>,
+}
+
+/// Re-runs logged decision `ply` with the logged agent and its generator, and exports its search
+/// tree down to `depth`.
+///
+/// A seat's agent generator is seeded from `agent_seeds[seat]` when the game starts and advanced
+/// by each of that seat's decisions, and search agents keep no other state between decisions;
+/// so the seat's earlier decisions are re-run first, in order, each for its logged number of
+/// iterations, sequentially (options of [`RERUN_DROPPED_OPTIONS`] dropped), with the logged move
+/// played after each. For a match that searched sequentially this reproduces every decision
+/// exactly, time-limited ones included (a sequential search's randomness depends only on its
+/// iteration count); otherwise [`Rerun::diverged`] lists where the re-run parted from the log.
+pub fn rerun_decision(record: &GameRecord, ply: usize, depth: usize) -> Result<Rerun, String> {
+    replay_record(record)?;
+    if ply >= record.moves.len() {
+        return Err(format!(
+            "there is no move {ply}: the game has {} moves (counting from 0)",
+            record.moves.len()
+        ));
+    }
+    let spec: Spec = record
+        .game
+        .parse()
+        .map_err(|e: crate::spec::SpecError| e.0)?;
+    games::dispatch(&spec, RerunVisitor { record, ply, depth }).map_err(|e| e.0)?
+}
+
+struct RerunVisitor<'a> {
+    record: &'a GameRecord,
+    ply: usize,
+    depth: usize,
+}
+
+impl GameVisitor for RerunVisitor<'_> {
+    type Output = Result<Rerun, String>;
+
+    fn visit<G: GameDef>(self, config: G::Config) -> Self::Output {
+        use crate::game::{View, rng_from_seed};
+        use crate::search::Budget;
+        let r = self.record;
+        let seat = r.moves[self.ply].seat;
+        let logged_spec = match r.seats[seat] {
+            super::Side::A => &r.agent_a,
+            super::Side::B => &r.agent_b,
+        };
+        let spec = sequential_spec(logged_spec)?;
+        let mut agent = agents::build::<G>(&spec).map_err(|e| e.0)?;
+        let mut rng = rng_from_seed(r.agent_seeds[seat]);
+        let mut state = G::from_deal(&config, &r.deal).map_err(|e| e.to_string())?;
+        let mut diverged = Vec::new();
+        for (p, m) in r.moves.iter().enumerate().take(self.ply + 1) {
+            let mv = state.parse_move(&m.mv)?;
+            if m.seat == seat {
+                let budget = Budget::iterations(m.iterations.max(1));
+                let d = agent.choose(View::new(&state, seat), budget, &mut rng);
+                let rerun_move = d.mv.to_string();
+                if rerun_move != m.mv {
+                    diverged.push((p, m.mv.clone(), rerun_move.clone()));
+                }
+                if p == self.ply {
+                    return Ok(Rerun {
+                        ply: p,
+                        seat,
+                        spec: agent.spec(),
+                        logged_move: m.mv.clone(),
+                        rerun_move,
+                        iterations: d.iterations,
+                        diverged,
+                        // A forced move searches nothing (the trees still hold the previous
+                        // decision's search).
+                        tree: (d.iterations > 0)
+                            .then(|| export_tree::<G>(agent.as_ref(), self.depth))
+                            .flatten(),
+                    });
+                }
+            }
+            state.play(mv);
+        }
+        Err(format!("there is no move {}", self.ply))
+    }
+}
+
+/// The search trees an agent kept from its last decision, down to `depth`; `None` for agents
+/// that do not search.
+fn export_tree<G: GameDef>(_agent: &dyn agents::Agent<G>, _depth: usize) -> Option<TreeExport> {
+    None
+}
