@@ -336,7 +336,7 @@ impl Bisca {
         };
         let n = self.next as usize;
         if n == STOCK && card.suit() != lead.suit() {
-            self.voids[p] |= CardSet::suit(lead.suit());
+            self.voids[p] |= pt::suit_mask(lead);
         }
         let winner = if pt::beats(card, lead, self.trump) {
             p
@@ -387,7 +387,7 @@ impl Game for Bisca {
         let mut moves = hand;
         if self.next as usize == STOCK {
             if let Some(lead) = self.lead {
-                let follow = hand.of_suit(lead.suit());
+                let follow = hand & pt::suit_mask(lead);
                 if !follow.is_empty() {
                     moves = follow;
                 }
@@ -410,7 +410,9 @@ impl Game for Bisca {
 
     #[inline]
     fn is_terminal(&self) -> bool {
-        (self.hands[0] | self.hands[1]).is_empty()
+        // The seat to move has not played to this trick and both hands are refilled equally, so
+        // its hand is empty only when both are.
+        self.hands[self.to_move as usize].is_empty()
     }
 
     #[inline]

@@ -219,7 +219,7 @@ impl Game for Sueca {
         // Leading, the mask is every card; following, the led suit unless the hand has none.
         // Written as selects rather than branches: in random playouts they are unpredictable.
         let leading = (self.trick.is_empty() as u64).wrapping_neg();
-        let follow = hand.0 & (CardSet::suit(self.lead.suit()).0 | leading);
+        let follow = hand.0 & (pt::suit_mask(self.lead).0 | leading);
         CardSet(if follow == 0 { hand.0 } else { follow })
     }
 
@@ -236,7 +236,7 @@ impl Game for Sueca {
         }
         // Not following shows a void in the led suit (never true of the lead itself).
         let off_suit = (card.index() ^ self.lead.index()) >> 4 != 0;
-        self.voids[p].0 |= CardSet::suit(self.lead.suit()).0 & (off_suit as u64).wrapping_neg();
+        self.voids[p].0 |= pt::suit_mask(self.lead).0 & (off_suit as u64).wrapping_neg();
         if leading | pt::beats(card, self.best, self.trump.suit()) {
             self.best = card;
             self.best_seat = p as u8;
@@ -256,7 +256,9 @@ impl Game for Sueca {
 
     #[inline]
     fn is_terminal(&self) -> bool {
-        (self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]).is_empty()
+        // The seat to move has not played to this trick, so it holds the most cards: its hand
+        // is empty only when every hand is.
+        self.hands[self.to_move as usize].is_empty()
     }
 
     #[inline]
