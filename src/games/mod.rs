@@ -8,12 +8,14 @@ use crate::spec::{OptionDoc, Spec, SpecError};
 
 pub mod bisca;
 pub mod coinguess;
+pub mod hearts;
 pub mod portuguese;
 pub mod sueca;
 pub mod tricks;
 
 pub use bisca::Bisca;
 pub use coinguess::CoinGuess;
+pub use hearts::Hearts;
 pub use sueca::Sueca;
 pub use tricks::Tricks;
 
@@ -72,6 +74,7 @@ pub fn all() -> Vec<GameInfo> {
         info::<CoinGuess>(),
         info::<Sueca>(),
         info::<Bisca>(),
+        info::<Hearts>(),
     ]
 }
 
@@ -86,6 +89,7 @@ pub fn dispatch<V: GameVisitor>(spec: &Spec, visitor: V) -> Result<V::Output, Sp
     match spec.name.as_str() {
         Tricks::NAME => visit_with::<Tricks, V>(spec, visitor),
         CoinGuess::NAME => visit_with::<CoinGuess, V>(spec, visitor),
+        Hearts::NAME => visit_with::<Hearts, V>(spec, visitor),
         Sueca::NAME => visit_with::<Sueca, V>(spec, visitor),
         Bisca::NAME => visit_with::<Bisca, V>(spec, visitor),
         other => Err(SpecError(format!(
