@@ -58,6 +58,14 @@ pub const fn beats(card: Card, best: Card, trump: Suit) -> bool {
     (same_suit & stronger) | (!same_suit & trump)
 }
 
+/// All cards of `card`'s suit, as [`CardSet::suit`] gives them, but computed from the card's
+/// lane bits with no detour through [`Suit`] (whose conversion costs a table load on the hot
+/// path).
+#[inline]
+pub const fn suit_mask(card: Card) -> CardSet {
+    CardSet(0x1FFF << (card.index() & 0x30))
+}
+
 /// The points of one card.
 #[inline]
 pub const fn card_points(card: Card) -> u32 {
@@ -316,6 +324,9 @@ mod tests {
         for suit in Suit::ALL {
             assert_eq!(DECK.of_suit(suit).len(), SUIT_LEN);
             assert_eq!(points(DECK.of_suit(suit)), 30);
+            for card in DECK.of_suit(suit) {
+                assert_eq!(suit_mask(card), CardSet::suit(suit));
+            }
         }
         assert!(["8S", "9H", "TD"].iter().all(|s| !DECK.contains(c(s))));
         // Strength order high to low, as listed in the rules.
