@@ -5,7 +5,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
 use cardsearch::game::rng_from_seed;
-use cardsearch::games::{GameDef, Hearts, Tricks};
+use cardsearch::games::{GameDef, Hearts, Sueca, Tricks};
 use cardsearch::protocol::Engine;
 use cardsearch::{Game, MoveSet};
 use serde_json::{Value, json};
@@ -198,38 +198,25 @@ fn ask_ok(engine: &mut Engine, request: Value) -> Value {
     r
 }
 
-/// The deal as one seat sees it: its own hand, `?` for every card of the other holders.
-fn view_text(deal: &str, seat: usize) -> String {
-    deal.split('|')
-        .enumerate()
-        .map(|(i, part)| {
-            if i == seat {
-                part.trim().to_string()
-            } else {
-                vec!["?"; part.split_whitespace().count()].join(" ")
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" | ")
-}
-
-/// Plays a real game and, in step, an engine that only has `seat`'s view; the engine's agent
-/// moves for `seat`, everyone else plays random moves the harness sends. The engine must list
-/// exactly the seat's real legal moves at every turn, accept every real move of the others
-/// (redrawing its made-up cards when needed), and end with the real result.
+/// Plays a real game and, in step, an engine that only has `seat`'s view (`view` writes it from
+/// the real deal); the engine's agent moves for `seat`, everyone else plays random moves the
+/// harness sends. The engine must list exactly the seat's real legal moves at every turn,
+/// refuse to list the others', accept every real move of the others (redrawing its made-up
+/// cards when needed), and end with the real result.
 fn view_game_in_step<G: GameDef>(
     game: &str,
     config: &G::Config,
     deal_seed: u64,
     seat: usize,
+    view: impl Fn(&str, usize) -> String,
 ) -> usize {
     let mut truth = G::new_game(config, &mut rng_from_seed(deal_seed));
     let deal = truth.deal_text();
     let mut engine = Engine::new();
-    let view = json!({"seat": seat, "deal": view_text(&deal, seat)});
+    let view = json!({"seat": seat, "deal": view(&deal, seat)});
     let new = ask_ok(
         &mut engine,
-        json!({"cmd": "new", "game": game, "view": view, "seed": 3}),
+        json!({"cmd": "new", "game": game, "view": view, "seed": deal_seed}),
     );
     assert_eq!(new["view"], seat);
     assert!(
@@ -280,85 +267,63 @@ fn view_game_in_step<G: GameDef>(
     plies
 }
 
+/// The deal as seat `keep` sees it: parts before `first_hand` (a header) and the seat's own
+/// hand as written, every other card `?` except the `public` ones.
+fn hide(deal: &str, keep: usize, first_hand: usize, public: &[&str]) -> String {
+    deal.split('|')
+        .map(str::trim)
+        .enumerate()
+        .map(|(i, part)| {
+            if i < first_hand || i == keep + first_hand {
+                return part.to_string();
+            }
+            part.split_whitespace()
+                .map(|c| if public.contains(&c) { c } else { "?" })
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
 #[test]
 fn view_mode_follows_a_game_it_cannot_see() {
     for deal in 0..30 {
-        assert_eq!(
-            view_game_in_step::<Tricks>("tricks", &(), deal, (deal % 2) as usize),
-            8
-        );
+        let seat = (deal % 2) as usize;
+        let plies =
+            view_game_in_step::<Tricks>("tricks", &(), deal, seat, |d, s| hide(d, s, 0, &[]));
+        assert_eq!(plies, 8);
     }
+    // Hearts: who holds 2C is public (they lead it), so the view writes it.
     let hearts = Hearts::config(&"hearts".parse().unwrap()).unwrap();
     for deal in 0..6 {
-        assert_eq!(hearts_view_in_step(&hearts, deal, (deal as usize) % 4), 52);
+        let seat = (deal % 4) as usize;
+        let plies = view_game_in_step::<Hearts>("hearts", &hearts, deal, seat, |d, s| {
+            hide(d, s, 0, &["2C"])
+        });
+        assert_eq!(plies, 52);
     }
-}
-
-/// Hearts needs one piece of public information beyond the seat's hand: who holds 2C (they
-/// lead it). The view writes 2C in that seat's hand and `?` for the rest.
-fn hearts_view_in_step(config: &<Hearts as GameDef>::Config, deal_seed: u64, seat: usize) -> usize {
-    let mut truth = Hearts::new_game(config, &mut rng_from_seed(deal_seed));
-    let deal = truth.deal_text();
-    let parts: Vec<&str> = deal.split('|').map(str::trim).collect();
-    let view: Vec<String> = parts
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            if i == seat {
-                p.to_string()
-            } else if p.split_whitespace().any(|c| c == "2C") {
-                format!("2C{}", " ?".repeat(12))
-            } else {
-                vec!["?"; 13].join(" ")
-            }
-        })
-        .collect();
-    let mut engine = Engine::new();
-    ask_ok(
-        &mut engine,
-        json!({"cmd": "new", "game": "hearts", "view": {"seat": seat, "deal": view.join(" | ")}}),
-    );
-    let mut rng = rng_from_seed(deal_seed + 7);
-    let mut plies = 0;
-    while !truth.is_terminal() {
-        let to_move = truth.current_seat();
-        let mv = if to_move == seat {
-            let legal = ask_ok(&mut engine, json!({"cmd": "legal"}));
-            let want: Vec<String> = truth.legal_moves().iter().map(|c| c.to_string()).collect();
-            assert_eq!(
-                legal["moves"],
-                json!(want),
-                "hearts deal {deal_seed} ply {plies}"
-            );
-            let go = ask_ok(
-                &mut engine,
-                json!({"cmd": "go", "agent": "random", "play": true}),
-            );
-            go["move"].as_str().unwrap().to_string()
-        } else {
-            let mv = truth.legal_moves().random(&mut rng).to_string();
-            ask_ok(
-                &mut engine,
-                json!({"cmd": "play", "move": mv, "seat": to_move}),
-            );
-            mv
-        };
-        truth.play(mv.parse().unwrap());
-        plies += 1;
+    // Sueca: the header (dealer, trump card) is public, and so is the trump card in the
+    // dealer's hand.
+    let sueca = Sueca::config(&"sueca".parse().unwrap()).unwrap();
+    for deal in 0..6 {
+        let seat = (deal % 4) as usize;
+        let plies = view_game_in_step::<Sueca>("sueca", &sueca, deal, seat, |d, s| {
+            let trump = d
+                .split_whitespace()
+                .find_map(|t| t.strip_prefix("trump="))
+                .unwrap();
+            hide(d, s, 1, &[trump])
+        });
+        assert_eq!(plies, 40);
     }
-    let state = ask_ok(&mut engine, json!({"cmd": "state"}));
-    let scores: Vec<f64> = (0..4).map(|s| truth.score(s)).collect();
-    let rewards: Vec<f64> = (0..4).map(|s| truth.reward(s)).collect();
-    assert_eq!(state["scores"], json!(scores), "hearts deal {deal_seed}");
-    assert_eq!(state["rewards"], json!(rewards), "hearts deal {deal_seed}");
-    plies
 }
 
 #[test]
 fn view_mode_refuses_what_the_seat_could_not_have_seen() {
     let mut engine = Engine::new();
     let deal = "JS QS KH AD | AS JH QH KD | KS AH JD QD";
-    let view = json!({"seat": 1, "deal": view_text(deal, 1)});
+    let view = json!({"seat": 1, "deal": hide(deal, 1, 0, &[])});
     ask_ok(
         &mut engine,
         json!({"cmd": "new", "game": "tricks", "view": view}),
@@ -441,6 +406,8 @@ fn the_engine_survives_arbitrary_lines() {
         json!("tricks"),
         json!("hearts"),
         json!("coinguess"),
+        json!("sueca"),
+        json!("bisca:exchange=true"),
         json!("random"),
         json!("QS"),
         json!("? ? ? ? | JS QS KH AD | ? ? ? ?"),
