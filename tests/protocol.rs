@@ -4,8 +4,9 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
+use cardsearch::CardSet;
 use cardsearch::game::rng_from_seed;
-use cardsearch::games::{GameDef, Hearts, Sueca, Tricks};
+use cardsearch::games::{Bisca, GameDef, Hearts, Sueca, Tricks};
 use cardsearch::protocol::Engine;
 use cardsearch::{Game, MoveSet};
 use serde_json::{Value, json};
@@ -198,22 +199,30 @@ fn ask_ok(engine: &mut Engine, request: Value) -> Value {
     r
 }
 
-/// Plays a real game and, in step, an engine that only has `seat`'s view (`view` writes it from
-/// the real deal); the engine's agent moves for `seat`, everyone else plays random moves the
-/// harness sends. The engine must list exactly the seat's real legal moves at every turn,
-/// refuse to list the others', accept every real move of the others (redrawing its made-up
-/// cards when needed), and end with the real result.
+/// How a view-mode test game is told to the engine.
+struct ViewPlay<'a, G> {
+    /// The seat's view of the real deal.
+    view: &'a dyn Fn(&str, usize) -> String,
+    /// The viewer's real hand, sent with every move when the game can change it privately.
+    hand: Option<&'a dyn Fn(&G, usize) -> CardSet>,
+}
+
+/// Plays a real game and, in step, an engine that only has `seat`'s view; the engine's agent
+/// moves for `seat`, everyone else plays random moves the harness sends. The engine must list
+/// exactly the seat's real legal moves (and hand) at every turn, refuse to list the others',
+/// accept every real move of the others (redrawing its made-up cards when needed), and end
+/// with the real result.
 fn view_game_in_step<G: GameDef>(
     game: &str,
     config: &G::Config,
     deal_seed: u64,
     seat: usize,
-    view: impl Fn(&str, usize) -> String,
+    how: ViewPlay<'_, G>,
 ) -> usize {
     let mut truth = G::new_game(config, &mut rng_from_seed(deal_seed));
     let deal = truth.deal_text();
     let mut engine = Engine::new();
-    let view = json!({"seat": seat, "deal": view(&deal, seat)});
+    let view = json!({"seat": seat, "deal": (how.view)(&deal, seat)});
     let new = ask_ok(
         &mut engine,
         json!({"cmd": "new", "game": game, "view": view, "seed": deal_seed}),
@@ -240,22 +249,24 @@ fn view_game_in_step<G: GameDef>(
                 json!(want),
                 "{game} deal {deal_seed} ply {plies}"
             );
-            let go = ask_ok(
-                &mut engine,
-                json!({"cmd": "go", "agent": "random", "play": true}),
-            );
+            if let Some(hand) = how.hand {
+                let state = ask_ok(&mut engine, json!({"cmd": "state"}));
+                assert_eq!(state["hand"], hand(&truth, seat).to_string());
+            }
+            let go = ask_ok(&mut engine, json!({"cmd": "go", "agent": "random"}));
             go["move"].as_str().unwrap().to_string()
         } else {
             let r = ask(&mut engine, json!({"cmd": "legal"}));
             assert!(r["error"].as_str().unwrap().contains("cannot see"), "{r}");
-            let mv = truth.legal_moves().random(&mut rng).to_string();
-            ask_ok(
-                &mut engine,
-                json!({"cmd": "play", "move": mv, "seat": to_move}),
-            );
-            mv
+            truth.legal_moves().random(&mut rng).to_string()
         };
         truth.play(truth.parse_move(&mv).unwrap());
+        let mut request = json!({"cmd": "play", "move": mv, "seat": to_move});
+        if let Some(hand) = how.hand {
+            request["hand"] = json!(hand(&truth, seat).to_string());
+        }
+        let r = ask_ok(&mut engine, request);
+        assert_eq!(r["move"], mv);
         plies += 1;
     }
     let n = truth.num_seats();
@@ -289,33 +300,63 @@ fn hide(deal: &str, keep: usize, first_hand: usize, public: &[&str]) -> String {
 #[test]
 fn view_mode_follows_a_game_it_cannot_see() {
     for deal in 0..30 {
-        let seat = (deal % 2) as usize;
-        let plies =
-            view_game_in_step::<Tricks>("tricks", &(), deal, seat, |d, s| hide(d, s, 0, &[]));
+        let how = ViewPlay {
+            view: &|d, s| hide(d, s, 0, &[]),
+            hand: None,
+        };
+        let plies = view_game_in_step::<Tricks>("tricks", &(), deal, (deal % 2) as usize, how);
         assert_eq!(plies, 8);
     }
     // Hearts: who holds 2C is public (they lead it), so the view writes it.
     let hearts = Hearts::config(&"hearts".parse().unwrap()).unwrap();
     for deal in 0..6 {
-        let seat = (deal % 4) as usize;
-        let plies = view_game_in_step::<Hearts>("hearts", &hearts, deal, seat, |d, s| {
-            hide(d, s, 0, &["2C"])
-        });
+        let how = ViewPlay {
+            view: &|d, s| hide(d, s, 0, &["2C"]),
+            hand: None,
+        };
+        let plies = view_game_in_step::<Hearts>("hearts", &hearts, deal, (deal % 4) as usize, how);
         assert_eq!(plies, 52);
     }
     // Sueca: the header (dealer, trump card) is public, and so is the trump card in the
     // dealer's hand.
     let sueca = Sueca::config(&"sueca".parse().unwrap()).unwrap();
     for deal in 0..6 {
-        let seat = (deal % 4) as usize;
-        let plies = view_game_in_step::<Sueca>("sueca", &sueca, deal, seat, |d, s| {
-            let trump = d
-                .split_whitespace()
-                .find_map(|t| t.strip_prefix("trump="))
-                .unwrap();
-            hide(d, s, 1, &[trump])
-        });
+        let how = ViewPlay {
+            view: &|d: &str, s| {
+                let trump = d
+                    .split_whitespace()
+                    .find_map(|t| t.strip_prefix("trump="))
+                    .unwrap();
+                hide(d, s, 1, &[trump])
+            },
+            hand: None,
+        };
+        let plies = view_game_in_step::<Sueca>("sueca", &sueca, deal, (deal % 4) as usize, how);
         assert_eq!(plies, 40);
+    }
+}
+
+#[test]
+fn view_mode_follows_private_draws() {
+    // Bisca: the header and the face-up bottom card of the stock are public; each draw is
+    // private, so every move carries the seat's hand after it.
+    let bisca = Bisca::config(&"bisca:exchange=true".parse().unwrap()).unwrap();
+    for deal in 0..6 {
+        let how = ViewPlay {
+            view: &|d: &str, s| {
+                let face_up = d.split_whitespace().last().unwrap();
+                hide(d, s, 1, &[face_up])
+            },
+            hand: Some(&|g: &Bisca, s| g.hand(s)),
+        };
+        let plies = view_game_in_step::<Bisca>(
+            "bisca:exchange=true",
+            &bisca,
+            deal,
+            (deal % 2) as usize,
+            how,
+        );
+        assert!(plies >= 40, "{plies}");
     }
 }
 
@@ -352,6 +393,23 @@ fn view_mode_refuses_what_the_seat_could_not_have_seen() {
     let r = ask(&mut engine, json!({"cmd": "state", "seat": 0}));
     assert!(r.get("error").is_some(), "{r}");
 
+    let r = ask(
+        &mut engine,
+        json!({"cmd": "new", "game": "hearts:pass=left", "view": {"seat": 0, "deal": "?"}}),
+    );
+    assert!(r["error"].as_str().unwrap().contains("passing"), "{r}");
+    // 'hand' belongs to view mode.
+    let r = ask(
+        &mut engine,
+        json!({"cmd": "new", "game": "tricks", "seed": 1}),
+    );
+    assert_eq!(r["ok"], "new");
+    let r = ask(
+        &mut engine,
+        json!({"cmd": "play", "move": "JD", "hand": "QD"}),
+    );
+    assert!(r["error"].as_str().unwrap().contains("view mode"), "{r}");
+
     for (view, mention) in [
         (
             json!({"seat": 0, "deal": "? ? ? | JS QS KH AD | ? ? ? ?"}),
@@ -382,11 +440,6 @@ fn view_mode_refuses_what_the_seat_could_not_have_seen() {
             .unwrap_or_else(|| panic!("{view} -> {r}"));
         assert!(e.contains(mention), "{view} -> {e}");
     }
-    let r = ask(
-        &mut engine,
-        json!({"cmd": "new", "game": "hearts:pass=left", "view": {"seat": 0, "deal": "?"}}),
-    );
-    assert!(r["error"].as_str().unwrap().contains("passing"), "{r}");
 }
 
 #[test]
