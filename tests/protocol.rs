@@ -199,12 +199,15 @@ fn ask_ok(engine: &mut Engine, request: Value) -> Value {
     r
 }
 
+/// A seat's real hand in a real game.
+type HandOf<'a, G> = &'a dyn Fn(&G, usize) -> CardSet;
+
 /// How a view-mode test game is told to the engine.
 struct ViewPlay<'a, G> {
     /// The seat's view of the real deal.
     view: &'a dyn Fn(&str, usize) -> String,
     /// The viewer's real hand, sent with every move when the game can change it privately.
-    hand: Option<&'a dyn Fn(&G, usize) -> CardSet>,
+    hand: Option<HandOf<'a, G>>,
 }
 
 /// Plays a real game and, in step, an engine that only has `seat`'s view; the engine's agent
