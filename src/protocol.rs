@@ -15,7 +15,9 @@
 //! determinize from that seat's view, so the made-up cards never influence a decision. When
 //! another seat plays a card the made-up state gave to someone else, the engine redraws the
 //! hidden cards from the seat's own determinization sampler until the move is legal, which
-//! keeps the state consistent with everything the seat has seen (voids included).
+//! keeps the state consistent with everything the seat has seen (voids included). Cards a seat
+//! learns privately (Bisca's draws) come with the move as the seat's `hand`, and the redraw
+//! also makes the seat hold exactly those.
 
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind};
