@@ -50,11 +50,12 @@ pub const fn strength(card: Card) -> u32 {
 /// a trump (and then `best` is not one). Applied card by card, this resolves a trick.
 #[inline]
 pub const fn beats(card: Card, best: Card, trump: Suit) -> bool {
-    if card.index() >> 4 == best.index() >> 4 {
-        strength(card) > strength(best)
-    } else {
-        card.index() >> 4 == trump as u8
-    }
+    // Non-short-circuit operators: the outcome is a coin flip in random play, so a select
+    // beats a branch.
+    let same_suit = (card.index() ^ best.index()) >> 4 == 0;
+    let stronger = strength(card) > strength(best);
+    let trump = card.index() >> 4 == trump as u8;
+    (same_suit & stronger) | (!same_suit & trump)
 }
 
 /// The points of one card.

@@ -216,13 +216,11 @@ impl Game for Sueca {
     #[inline]
     fn legal_moves(&self) -> CardSet {
         let hand = self.hands[self.to_move as usize];
-        if !self.trick.is_empty() {
-            let follow = hand.of_suit(self.lead.suit());
-            if !follow.is_empty() {
-                return follow;
-            }
-        }
-        hand
+        // Leading, the mask is every card; following, the led suit unless the hand has none.
+        // Written as selects rather than branches: in random playouts they are unpredictable.
+        let leading = (self.trick.is_empty() as u64).wrapping_neg();
+        let follow = hand.0 & (CardSet::suit(self.lead.suit()).0 | leading);
+        CardSet(if follow == 0 { hand.0 } else { follow })
     }
 
     #[inline]
@@ -231,24 +229,20 @@ impl Game for Sueca {
         debug_assert!(self.legal_moves().contains(card), "illegal {card}");
         self.hands[p].remove(card);
         self.played[p].insert(card);
-        let next = ((p + 1) % SEATS) as u8;
-        if self.trick.is_empty() {
-            self.trick = card.set();
+        let leading = self.trick.is_empty();
+        if leading {
             self.lead = card;
+            self.leader = p as u8;
+        }
+        // Not following shows a void in the led suit (never true of the lead itself).
+        let off_suit = (card.index() ^ self.lead.index()) >> 4 != 0;
+        self.voids[p].0 |= CardSet::suit(self.lead.suit()).0 & (off_suit as u64).wrapping_neg();
+        if leading | pt::beats(card, self.best, self.trump.suit()) {
             self.best = card;
             self.best_seat = p as u8;
-            self.leader = p as u8;
-            self.to_move = next;
-            return;
         }
         self.trick.insert(card);
-        if card.suit() != self.lead.suit() {
-            self.voids[p] |= CardSet::suit(self.lead.suit());
-        }
-        if pt::beats(card, self.best, self.trump.suit()) {
-            self.best = card;
-            self.best_seat = p as u8;
-        }
+        let next = ((p + 1) % SEATS) as u8;
         if next == self.leader {
             let winner = self.best_seat;
             self.won[(winner & 1) as usize] |= self.trick;
