@@ -650,7 +650,7 @@ fn export_tree<G: GameDef>(
             .map(|(c, child)| (c, child.visits() as u64))
             .collect();
         // Most visited first; the arena order (newest first) breaks ties, which is stable.
-        children.sort_by(|a, b| b.1.cmp(&a.1));
+        children.sort_by_key(|c| std::cmp::Reverse(c.1));
         let cut = if depth == 0 { children.len() } else { 0 };
         let children = if depth == 0 {
             Vec::new()
