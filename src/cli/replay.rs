@@ -151,7 +151,7 @@ fn rerun(
         };
         std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         println!(
-            "  tree written to {} ({} levels)",
+            "  tree written to {} (depth {})",
             path.display(),
             args.depth
         );

@@ -463,8 +463,9 @@ pub struct TreeNode {
     pub visits: u64,
     /// ISMCTS availability: how often the move was legal when its parent was passed through.
     pub availability: u64,
-    /// Mean reward, for `seat`, of the simulations through this node.
-    pub mean: f64,
+    /// Mean reward, for `seat`, of the simulations through this node (`None` at a root and
+    /// for unvisited nodes).
+    pub mean: Option<f64>,
     /// Children, most visited first, down to the export's depth.
     pub children: Vec<TreeNode>,
     /// Children not exported because of the depth limit.
@@ -488,11 +489,11 @@ impl TreeExport {
                 (Some(m), Some(s)) => format!("{m} (seat {s})"),
                 _ => "root".to_string(),
             };
+            let mean = n.mean.map_or("-".to_string(), |m| format!("{m:.3}"));
             out.push_str(&format!(
-                "  n{me} [label=\"{label}\\nn={} avail={}\\nmean={:.3}{}\"];\n",
+                "  n{me} [label=\"{label}\\nn={} avail={}\\nmean={mean}{}\"];\n",
                 n.visits,
                 n.availability,
-                n.mean,
                 if n.cut > 0 {
                     format!("\\n+{} more", n.cut)
                 } else {
@@ -591,7 +592,9 @@ impl GameVisitor for RerunVisitor<'_> {
         for (p, m) in r.moves.iter().enumerate().take(self.ply + 1) {
             let mv = state.parse_move(&m.mv)?;
             if m.seat == seat {
-                let budget = Budget::iterations(m.iterations.max(1));
+                // Exactly the logged count, zero included: a search that ran out of time before
+                // its first iteration picked a random move, and so does this one.
+                let budget = Budget::iterations(m.iterations);
                 let d = agent.choose(View::new(&state, seat), budget, &mut rng);
                 let rerun_move = d.mv.to_string();
                 if rerun_move != m.mv {
@@ -609,7 +612,9 @@ impl GameVisitor for RerunVisitor<'_> {
                         // A forced move searches nothing (the trees still hold the previous
                         // decision's search).
                         tree: (d.iterations > 0)
-                            .then(|| export_tree::<G>(agent.as_ref(), self.depth))
+                            .then(|| {
+                                export_tree::<G>(agent.as_ref(), self.depth, spec.name == "ismcts")
+                            })
                             .flatten(),
                     });
                 }
@@ -620,8 +625,62 @@ impl GameVisitor for RerunVisitor<'_> {
     }
 }
 
-/// The search trees an agent kept from its last decision, down to `depth`; `None` for agents
-/// that do not search.
-fn export_tree<G: GameDef>(_agent: &dyn agents::Agent<G>, _depth: usize) -> Option<TreeExport> {
-    None
+/// The search trees an agent kept from its last decision, down to `depth` levels below each
+/// root; `None` for agents that keep none. `availability` says whether the search counts it
+/// (ISMCTS); otherwise a node's availability is reported as its parent's visits, as in
+/// [`crate::agents::ChildStat`].
+fn export_tree<G: GameDef>(
+    agent: &dyn agents::Agent<G>,
+    depth: usize,
+    availability: bool,
+) -> Option<TreeExport> {
+    use crate::search::{NodeId, Tree};
+    fn node<M: Copy + fmt::Display>(
+        tree: &Tree<M>,
+        id: NodeId,
+        is_root: bool,
+        parent_visits: u64,
+        depth: usize,
+        availability: bool,
+    ) -> TreeNode {
+        let n = tree.node(id);
+        let visits = n.visits() as u64;
+        let mut children: Vec<(NodeId, u64)> = tree
+            .children(id)
+            .map(|(c, child)| (c, child.visits() as u64))
+            .collect();
+        // Most visited first; the arena order (newest first) breaks ties, which is stable.
+        children.sort_by_key(|c| std::cmp::Reverse(c.1));
+        let cut = if depth == 0 { children.len() } else { 0 };
+        let children = if depth == 0 {
+            Vec::new()
+        } else {
+            children
+                .iter()
+                .map(|&(c, _)| node(tree, c, false, visits, depth - 1, availability))
+                .collect()
+        };
+        TreeNode {
+            mv: (!is_root).then(|| n.mv().to_string()),
+            seat: (!is_root).then(|| n.seat()),
+            visits,
+            availability: match (is_root, availability) {
+                (true, _) => visits,
+                (false, true) => n.avail() as u64,
+                (false, false) => parent_visits,
+            },
+            mean: (!is_root && visits > 0).then(|| n.reward() / visits as f64),
+            children,
+            cut,
+        }
+    }
+    let trees = agent.search_trees()?;
+    let mut roots = Vec::new();
+    for tree in trees {
+        for r in 0..tree.num_roots() {
+            let root = tree.root(r);
+            roots.push(node(tree, root, true, 0, depth, availability));
+        }
+    }
+    Some(TreeExport { roots })
 }
