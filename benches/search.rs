@@ -12,7 +12,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use cardsearch::agents;
 use cardsearch::game::rng_from_seed;
 use cardsearch::games::{self, GameDef, GameVisitor};
-use cardsearch::{Budget, Game, MoveSet, Spec, View};
+use cardsearch::{Budget, MoveSet, Spec, View};
 
 /// Iterations per search.
 const ITERATIONS: u64 = 10_000;
