@@ -170,7 +170,7 @@ fn root_stats<M: Copy + Eq>(trees: &[Tree<M>], availability: bool) -> Vec<ChildS
         for r in 0..tree.num_roots() {
             let root = tree.root(r);
             let parent_visits = tree.node(root).visits() as u64;
-            for (_, child) in tree.children(root) {
+            for (id, child) in tree.children(root) {
                 let mv = child.mv();
                 let i = match merged.iter().position(|(s, _)| s.mv == mv) {
                     Some(i) => i,
@@ -188,7 +188,7 @@ fn root_stats<M: Copy + Eq>(trees: &[Tree<M>], availability: bool) -> Vec<ChildS
                 let (stat, reward) = &mut merged[i];
                 stat.visits += child.visits() as u64;
                 stat.availability += if availability {
-                    child.avail() as u64
+                    tree.availability(id, root) as u64
                 } else {
                     parent_visits
                 };

@@ -52,7 +52,8 @@ pub struct Node<M> {
     /// Completed visits.
     visits: AtomicU32,
     /// ISMCTS availability: times this node's move was legal when its parent was selected
-    /// through (starts at 1 when the node is created, as in the reference).
+    /// through (starts at 1 when the node is created, as in the reference). Children of a root
+    /// keep it relative to the root's own counter; see [`Tree::availability`].
     avail: AtomicU32,
     /// Threads currently below this node (tree parallelism's virtual loss).
     virtual_loss: AtomicU32,
@@ -80,11 +81,17 @@ impl<M: std::fmt::Debug> std::fmt::Debug for Node<M> {
 }
 
 impl<M: Copy> Node<M> {
-    fn new(mv: Option<M>, seat: Seat, next_sibling: NodeId, virtual_loss: u32) -> Node<M> {
+    fn new(
+        mv: Option<M>,
+        seat: Seat,
+        next_sibling: NodeId,
+        virtual_loss: u32,
+        avail: u32,
+    ) -> Node<M> {
         Node {
             reward: AtomicU64::new(0f64.to_bits()),
             visits: AtomicU32::new(0),
-            avail: AtomicU32::new(1),
+            avail: AtomicU32::new(avail),
             virtual_loss: AtomicU32::new(virtual_loss),
             first_child: AtomicU32::new(NodeId::NONE.0),
             next_sibling: AtomicU32::new(next_sibling.0),
@@ -118,7 +125,8 @@ impl<M: Copy> Node<M> {
         self.visits.load(Relaxed)
     }
 
-    /// Availability count (ISMCTS).
+    /// The raw availability field (ISMCTS); for a child of a root use
+    /// [`Tree::availability`].
     #[inline]
     pub fn avail(&self) -> u32 {
         self.avail.load(Relaxed)
@@ -262,7 +270,7 @@ impl<M: Copy> Tree<M> {
         let roots = roots.min(self.capacity);
         for r in 0..roots {
             // SAFETY: `&mut self`: no other reference to any slot exists.
-            unsafe { self.write_slot(r, Node::new(None, 0, NodeId::NONE, 0)) };
+            unsafe { self.write_slot(r, Node::new(None, 0, NodeId::NONE, 0, 0)) };
         }
         self.roots = roots;
         *self.len.get_mut() = roots;
@@ -276,6 +284,39 @@ impl<M: Copy> Tree<M> {
         // SAFETY: `id` came from a root or a published link, so its slot was fully written
         // (before the `Release` that published it) and is never written again in this search.
         unsafe { &*self.base.as_ptr().add(id.index()) }
+    }
+
+    /// True when `id` is one of the roots.
+    #[inline]
+    pub fn is_root(&self, id: NodeId) -> bool {
+        id.0 < self.roots
+    }
+
+    /// The ISMCTS availability of `id`, a child of `parent`.
+    ///
+    /// A root's legal moves are the observer's, the same in every world, so at a root every
+    /// child is available whenever the root is selected through. The root therefore counts
+    /// those selections in its own `avail` field (one update per iteration instead of one per
+    /// child, which matters when threads share the root) and each child stores its count
+    /// relative to that counter, offset when the child was created.
+    #[inline]
+    pub fn availability(&self, id: NodeId, parent: NodeId) -> u32 {
+        let own = self.node(id).avail();
+        if self.is_root(parent) {
+            own.wrapping_add(self.node(parent).avail())
+        } else {
+            own
+        }
+    }
+
+    /// The initial `avail` field of a new child of `parent`: availability 1.
+    #[inline]
+    fn initial_avail(&self, parent: NodeId) -> u32 {
+        if self.is_root(parent) {
+            1u32.wrapping_sub(self.node(parent).avail())
+        } else {
+            1
+        }
     }
 
     /// Writes a whole node into slot `i`.
@@ -473,7 +514,7 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
         }
     }
 
-    /// Adds `by` to the availability of `id`.
+    /// Adds `by` to the availability of `id` (for a root: of every child of the root).
     #[inline]
     pub fn add_avail(&self, id: NodeId, by: u32) {
         add_u32::<A>(&self.node(id).avail, by);
@@ -516,6 +557,7 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
         let tree = self.tree;
         let vl = enter as u32;
         let p = tree.node(parent);
+        let avail = tree.initial_avail(parent);
         if !A::ATOMIC_LINKS {
             debug_assert_eq!(head, p.first_child());
             let i = tree.len.load(Relaxed);
@@ -524,7 +566,7 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
             }
             tree.len.store(i + 1, Relaxed);
             // SAFETY: slot `i` is past every published node and this handle is exclusive.
-            unsafe { tree.write_slot(i, Node::new(Some(mv), seat, head, vl)) };
+            unsafe { tree.write_slot(i, Node::new(Some(mv), seat, head, vl, avail)) };
             p.first_child.store(i, Relaxed);
             return Some(NodeId(i));
         }
@@ -538,7 +580,7 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
         }
         let mut head = head;
         // SAFETY: `fetch_add` handed slot `i` to this thread alone; nothing links to it yet.
-        unsafe { tree.write_slot(i, Node::new(Some(mv), seat, head, vl)) };
+        unsafe { tree.write_slot(i, Node::new(Some(mv), seat, head, vl, avail)) };
         let me = tree.node(NodeId(i));
         loop {
             match p.first_child.compare_exchange(head.0, i, Release, Acquire) {
@@ -610,7 +652,8 @@ mod tests {
         l.update(a, 1, 0.25, false);
         l.unlock(a);
         let n = tree.node(a);
-        assert_eq!((n.visits(), n.avail(), n.virtual_loss()), (4, 3, 0));
+        assert_eq!((n.visits(), n.virtual_loss()), (4, 0));
+        assert_eq!(tree.availability(a, NodeId(0)), 3);
         assert_eq!(n.reward(), 1.75);
     }
 
@@ -658,6 +701,27 @@ mod tests {
                 "each of the 32 expansions entered exactly one child"
             );
         }
+    }
+
+    #[test]
+    fn root_children_count_availability_from_their_creation() {
+        let mut tree = Tree::<u8>::new(8).unwrap();
+        tree.reset(1);
+        let root = NodeId(0);
+        let t = tree.exclusive();
+        let a = t.expand(root, 1, 0, false, NodeId::NONE).unwrap();
+        let d = t.expand(a, 9, 1, false, NodeId::NONE).unwrap();
+        t.add_avail(root, 1);
+        let b = t.expand(root, 2, 0, false, a).unwrap();
+        t.add_avail(root, 2);
+        t.add_avail(d, 4);
+        assert_eq!(tree.availability(a, root), 4);
+        assert_eq!(tree.availability(b, root), 3);
+        assert_eq!(
+            tree.availability(d, a),
+            5,
+            "below the root, the node's own count"
+        );
     }
 
     #[test]

@@ -132,6 +132,9 @@ impl Walker {
             let head = here.first_child();
             self.compatible.clear();
             let mut best = Best::NONE;
+            // Root children count availability relative to the root (see Tree::availability).
+            let at_root = self.path.len() == 1;
+            let avail_base = if AVAIL && at_root { here.avail() } else { 0 };
             if !head.is_none() {
                 let ln_parent = if AVAIL {
                     0.0
@@ -154,7 +157,8 @@ impl Walker {
                             }
                         } else {
                             let ln_avail = if AVAIL {
-                                ln((child.avail() + weight) as f64)
+                                let avail = child.avail().wrapping_add(avail_base);
+                                ln(avail.wrapping_add(weight) as f64)
                             } else {
                                 ln_parent
                             };
@@ -184,8 +188,12 @@ impl Walker {
                 return;
             }
             if AVAIL {
-                for &id in &self.compatible {
-                    tree.add_avail(id, weight);
+                if at_root {
+                    tree.add_avail(node, weight);
+                } else {
+                    for &id in &self.compatible {
+                        tree.add_avail(id, weight);
+                    }
                 }
             }
             let best = best.id;
