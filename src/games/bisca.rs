@@ -433,6 +433,10 @@ impl Game for Bisca {
         ))
     }
 
+    fn tricks_completed(&self) -> Option<u32> {
+        Some(self.tricks_won(0) + self.tricks_won(1))
+    }
+
     fn parse_move(&self, text: &str) -> Result<BiscaMove, String> {
         if text.trim().eq_ignore_ascii_case("exchange") {
             return Ok(BiscaMove::EXCHANGE);

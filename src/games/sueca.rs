@@ -284,6 +284,10 @@ impl Game for Sueca {
         ))
     }
 
+    fn tricks_completed(&self) -> Option<u32> {
+        Some(self.tricks_won(0) + self.tricks_won(1))
+    }
+
     fn parse_move(&self, text: &str) -> Result<Card, String> {
         pt::parse_pack_card(text, "move").map_err(|e| e.to_string())
     }

@@ -316,6 +316,8 @@ impl GameVisitor for MergeVisitor<'_> {
 pub struct Replayed {
     /// Every ply: the seat that moved, its move (as the game writes it), iterations, microseconds.
     pub plies: Vec<(usize, String, u64, u64)>,
+    /// For trick-taking games, the number of tricks completed after each ply.
+    pub tricks_after: Vec<Option<u32>>,
     /// Rewards of the replayed final state.
     pub rewards: Vec<f64>,
     /// Raw points of the replayed final state.
@@ -357,6 +359,7 @@ impl GameVisitor for ReplayVisitor<'_> {
             ));
         }
         let mut plies = Vec::with_capacity(r.moves.len());
+        let mut tricks_after = Vec::with_capacity(r.moves.len());
         for (i, m) in r.moves.iter().enumerate() {
             if state.is_terminal() {
                 return Err(format!(
@@ -382,6 +385,7 @@ impl GameVisitor for ReplayVisitor<'_> {
             }
             state.play(mv);
             plies.push((seat, mv.to_string(), m.iterations, m.micros));
+            tricks_after.push(state.tricks_completed());
         }
         if !state.is_terminal() {
             return Err(format!(
@@ -392,6 +396,7 @@ impl GameVisitor for ReplayVisitor<'_> {
         let n = state.num_seats();
         let out = Replayed {
             plies,
+            tricks_after,
             rewards: (0..n).map(|s| state.reward(s)).collect(),
             scores: (0..n).map(|s| state.score(s)).collect(),
             units: (0..n).map(|s| state.match_units(s)).collect(),
