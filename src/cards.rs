@@ -395,10 +395,18 @@ impl CardSet {
     }
 }
 
-/// A uniform integer in `0..n` (`n > 0`) by Lemire's multiply-shift; the bias is below 2^-32.
+/// A uniform integer in `0..n` (`n > 0`), exactly: Lemire's multiply-shift with its rejection
+/// step, which almost never loops (probability below n / 2^32).
 #[inline]
 pub fn random_below<R: RngCore + ?Sized>(rng: &mut R, n: u32) -> u32 {
-    ((rng.next_u64() >> 32) * n as u64 >> 32) as u32
+    let mut m = (rng.next_u32() as u64) * n as u64;
+    if (m as u32) < n {
+        let threshold = n.wrapping_neg() % n;
+        while (m as u32) < threshold {
+            m = (rng.next_u32() as u64) * n as u64;
+        }
+    }
+    (m >> 32) as u32
 }
 
 /// Index of the `k`-th set bit of `x` (0-based).

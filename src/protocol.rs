@@ -15,15 +15,18 @@
 //! determinize from that seat's view, so the made-up cards never influence a decision. When
 //! another seat plays a card the made-up state gave to someone else, the engine redraws the
 //! hidden cards from the seat's own determinization sampler until the move is legal, which
-//! keeps the state consistent with everything the seat has seen (voids included).
+//! keeps the state consistent with everything the seat has seen (voids included). Cards a seat
+//! learns privately (Bisca's draws) come with the move as the seat's `hand`, and the redraw
+//! also makes the seat hold exactly those.
 
+use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
 use crate::agents::{self, Decision};
-use crate::cards::Card;
+use crate::cards::{Card, CardSet};
 use crate::game::{DealSampler, MoveSet, Rng, Seat, View, next_seed, rng_from_seed};
 use crate::games::{self, GameDef, GameVisitor};
 use crate::search::Budget;
@@ -45,14 +48,6 @@ pub const VIEW_FILLS: usize = 1000;
 
 /// The longest `go` accepted, so a deadline can never overflow the clock.
 pub const MAX_TIME_MS: u64 = 86_400_000;
-
-/// Games whose view mode cannot work, with the reason: a seat learns something privately after
-/// the deal that public moves cannot tell the engine.
-const NO_VIEW: &[(&str, &str)] = &[(
-    "bisca",
-    "a seat's draws from the stock are private, so the engine's made-up stock cannot follow \
-     them; give the full deal instead",
-)];
 
 /// One reply line and whether the engine should stop after sending it.
 #[derive(Clone, Debug, PartialEq)]
@@ -172,8 +167,12 @@ impl Engine {
                     .ok_or_else(|| format!("no game: send 'new' before '{cmd}'"))?;
                 match cmd {
                     "play" => {
-                        req.only(&["move", "seat"])?;
-                        session.play(req.string("move")?, req.opt_u64("seat")?)
+                        req.only(&["move", "seat", "hand"])?;
+                        session.play(
+                            req.string("move")?,
+                            req.opt_u64("seat")?,
+                            req.opt_string("hand")?,
+                        )
                     }
                     "legal" => {
                         req.only(&[])?;
@@ -291,7 +290,7 @@ fn opt_u64_in(m: &Map<String, Value>, key: &str) -> Result<Option<u64>, String> 
 trait Session {
     fn game(&self) -> String;
     fn describe(&self) -> Map<String, Value>;
-    fn play(&mut self, mv: &str, seat: Option<u64>) -> Answer;
+    fn play(&mut self, mv: &str, seat: Option<u64>, hand: Option<&str>) -> Answer;
     fn legal(&self) -> Answer;
     fn state(&self, seat: Option<u64>) -> Answer;
     fn go(&mut self, req: &Req<'_>) -> Answer;
@@ -328,14 +327,11 @@ fn new_session(req: &Req<'_>) -> Result<Box<dyn Session>, String> {
                 Some(_) => return Err("'deal' in 'view' must be a string".into()),
                 None => return Err("missing field 'deal' in 'view'".into()),
             };
-            if let Some((_, why)) = NO_VIEW.iter().find(|(name, _)| *name == spec.name) {
-                return Err(format!("{} has no view mode: {why}", spec.name));
-            }
             if spec.name == "hearts" && spec.options.iter().any(|(k, v)| k == "pass" && v != "none")
             {
                 return Err(
                     "hearts has no view mode with passing: the other seats' passes are \
-                            hidden moves and the received cards are private; use pass=none or \
+                            hidden moves and use pass=none or \
                             give the full deal"
                         .into(),
                 );
@@ -558,26 +554,62 @@ impl<G: GameDef> GameSession<G> {
         }
     }
 
-    /// In view mode, redraws the cards the viewing seat cannot see until `mv` is legal for the
-    /// seat to move. Each draw is consistent with the viewer's information, so the result is too.
-    fn reconcile(&mut self, viewer: Seat, mv: G::Move) -> Result<(), String> {
+    /// In view mode: the state after the seat to move plays `mv`, such that the viewer then
+    /// holds `hand` if given. Tries the current state first, then redraws the cards the viewer
+    /// cannot see from the viewer's own sampler until the move is legal and the hand matches.
+    /// Every draw is consistent with what the viewer has seen, so the result is too.
+    fn advance(&mut self, viewer: Seat, mv: G::Move, hand: Option<CardSet>) -> Result<G, String> {
+        let attempt = |state: &G| -> Option<G> {
+            if !state.legal_moves().contains(mv) {
+                return None;
+            }
+            let mut next = state.clone();
+            next.play(mv);
+            match hand {
+                Some(h) if hand_of(&next, viewer) != Some(h) => None,
+                _ => Some(next),
+            }
+        };
+        if let Some(next) = attempt(&self.state) {
+            return Ok(next);
+        }
         let sampler = self
             .state
             .deal_sampler(viewer)
             .map_err(|e| format!("cannot redraw the hidden cards: {e}"))?;
         let mut rng = rng_from_seed(next_seed(&mut self.rng));
         for _ in 0..VIEW_REDRAWS {
-            let candidate = sampler.sample(&mut rng);
-            if candidate.legal_moves().contains(mv) {
-                self.state = candidate;
-                return Ok(());
+            if let Some(next) = attempt(&sampler.sample(&mut rng)) {
+                return Ok(next);
             }
         }
+        let then = match hand {
+            Some(h) => format!(", leaving seat {viewer} with {h},"),
+            None => String::new(),
+        };
         Err(format!(
-            "{mv} by seat {} is not consistent with what seat {viewer} has seen (no consistent \
-             deal in {VIEW_REDRAWS} draws): is it the right move, and were all earlier moves sent?",
+            "{mv} by seat {}{then} is not consistent with what seat {viewer} has seen (no \
+             consistent deal in {VIEW_REDRAWS} draws): is it right, and were all earlier moves \
+             sent?",
             self.state.current_seat()
         ))
+    }
+}
+
+/// The cards `seat` holds, for the card games whose state offers it; `None` for other games.
+/// The protocol needs it in view mode, where a seat may learn cards privately (Bisca's draws):
+/// the client tells the engine the seat's hand and the engine makes its state agree.
+pub fn hand_of<G: GameDef>(state: &G, seat: Seat) -> Option<CardSet> {
+    use crate::games::{Bisca, Hearts, Sueca, Tricks};
+    let any = state as &dyn Any;
+    if let Some(g) = any.downcast_ref::<Tricks>() {
+        Some(g.hand(seat))
+    } else if let Some(g) = any.downcast_ref::<Hearts>() {
+        Some(g.hand(seat))
+    } else if let Some(g) = any.downcast_ref::<Sueca>() {
+        Some(g.hand(seat))
+    } else {
+        any.downcast_ref::<Bisca>().map(|g| g.hand(seat))
     }
 }
 
@@ -603,7 +635,7 @@ impl<G: GameDef> Session for GameSession<G> {
         m
     }
 
-    fn play(&mut self, text: &str, claimed: Option<u64>) -> Answer {
+    fn play(&mut self, text: &str, claimed: Option<u64>, hand: Option<&str>) -> Answer {
         if self.state.is_terminal() {
             return Err("the game is over: no more moves".into());
         }
@@ -616,9 +648,25 @@ impl<G: GameDef> Session for GameSession<G> {
             .state
             .parse_move(text)
             .map_err(|e| format!("bad move '{text}': {e}"))?;
+        let hand = match hand {
+            None => None,
+            Some(h) => {
+                if self.view.is_none() {
+                    return Err("'hand' is for view mode, where a seat's hand is not known".into());
+                }
+                if hand_of(&self.state, seat).is_none() {
+                    return Err(format!("{} has no hand to check", G::NAME));
+                }
+                Some(
+                    h.parse::<CardSet>()
+                        .map_err(|e| format!("bad hand '{h}': {e}"))?,
+                )
+            }
+        };
         if !self.state.legal_moves().contains(mv) {
             match self.view {
-                Some(v) if v != seat => self.reconcile(v, mv)?,
+                // Another seat's move in view mode: the made-up cards may be what is wrong.
+                Some(v) if v != seat => {}
                 _ => {
                     return Err(format!(
                         "illegal move {mv} for seat {seat} (legal: {})",
@@ -627,7 +675,10 @@ impl<G: GameDef> Session for GameSession<G> {
                 }
             }
         }
-        self.state.play(mv);
+        match self.view {
+            Some(v) => self.state = self.advance(v, mv, hand)?,
+            None => self.state.play(mv),
+        }
         self.history.push((seat, mv.to_string()));
         let mut m = Map::new();
         m.insert("seat".into(), json!(seat));
@@ -680,6 +731,9 @@ impl<G: GameDef> Session for GameSession<G> {
         self.outcome(&mut m);
         if let Some(s) = seat {
             m.insert("seat".into(), json!(s));
+            if let Some(h) = hand_of(&self.state, s) {
+                m.insert("hand".into(), json!(h.to_string()));
+            }
             if !self.state.is_terminal() && self.state.current_seat() == s {
                 m.insert("legal".into(), json!(self.moves()));
             }

@@ -4,8 +4,9 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
+use cardsearch::CardSet;
 use cardsearch::game::rng_from_seed;
-use cardsearch::games::{GameDef, Hearts, Tricks};
+use cardsearch::games::{Bisca, GameDef, Hearts, Sueca, Tricks};
 use cardsearch::protocol::Engine;
 use cardsearch::{Game, MoveSet};
 use serde_json::{Value, json};
@@ -198,38 +199,36 @@ fn ask_ok(engine: &mut Engine, request: Value) -> Value {
     r
 }
 
-/// The deal as one seat sees it: its own hand, `?` for every card of the other holders.
-fn view_text(deal: &str, seat: usize) -> String {
-    deal.split('|')
-        .enumerate()
-        .map(|(i, part)| {
-            if i == seat {
-                part.trim().to_string()
-            } else {
-                vec!["?"; part.split_whitespace().count()].join(" ")
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" | ")
+/// A seat's real hand in a real game.
+type HandOf<'a, G> = &'a dyn Fn(&G, usize) -> CardSet;
+
+/// How a view-mode test game is told to the engine.
+struct ViewPlay<'a, G> {
+    /// The seat's view of the real deal.
+    view: &'a dyn Fn(&str, usize) -> String,
+    /// The viewer's real hand, sent with every move when the game can change it privately.
+    hand: Option<HandOf<'a, G>>,
 }
 
 /// Plays a real game and, in step, an engine that only has `seat`'s view; the engine's agent
 /// moves for `seat`, everyone else plays random moves the harness sends. The engine must list
-/// exactly the seat's real legal moves at every turn, accept every real move of the others
-/// (redrawing its made-up cards when needed), and end with the real result.
+/// exactly the seat's real legal moves (and hand) at every turn, refuse to list the others',
+/// accept every real move of the others (redrawing its made-up cards when needed), and end
+/// with the real result.
 fn view_game_in_step<G: GameDef>(
     game: &str,
     config: &G::Config,
     deal_seed: u64,
     seat: usize,
+    how: ViewPlay<'_, G>,
 ) -> usize {
     let mut truth = G::new_game(config, &mut rng_from_seed(deal_seed));
     let deal = truth.deal_text();
     let mut engine = Engine::new();
-    let view = json!({"seat": seat, "deal": view_text(&deal, seat)});
+    let view = json!({"seat": seat, "deal": (how.view)(&deal, seat)});
     let new = ask_ok(
         &mut engine,
-        json!({"cmd": "new", "game": game, "view": view, "seed": 3}),
+        json!({"cmd": "new", "game": game, "view": view, "seed": deal_seed}),
     );
     assert_eq!(new["view"], seat);
     assert!(
@@ -253,22 +252,24 @@ fn view_game_in_step<G: GameDef>(
                 json!(want),
                 "{game} deal {deal_seed} ply {plies}"
             );
-            let go = ask_ok(
-                &mut engine,
-                json!({"cmd": "go", "agent": "random", "play": true}),
-            );
+            if let Some(hand) = how.hand {
+                let state = ask_ok(&mut engine, json!({"cmd": "state"}));
+                assert_eq!(state["hand"], hand(&truth, seat).to_string());
+            }
+            let go = ask_ok(&mut engine, json!({"cmd": "go", "agent": "random"}));
             go["move"].as_str().unwrap().to_string()
         } else {
             let r = ask(&mut engine, json!({"cmd": "legal"}));
             assert!(r["error"].as_str().unwrap().contains("cannot see"), "{r}");
-            let mv = truth.legal_moves().random(&mut rng).to_string();
-            ask_ok(
-                &mut engine,
-                json!({"cmd": "play", "move": mv, "seat": to_move}),
-            );
-            mv
+            truth.legal_moves().random(&mut rng).to_string()
         };
         truth.play(truth.parse_move(&mv).unwrap());
+        let mut request = json!({"cmd": "play", "move": mv, "seat": to_move});
+        if let Some(hand) = how.hand {
+            request["hand"] = json!(hand(&truth, seat).to_string());
+        }
+        let r = ask_ok(&mut engine, request);
+        assert_eq!(r["move"], mv);
         plies += 1;
     }
     let n = truth.num_seats();
@@ -280,85 +281,93 @@ fn view_game_in_step<G: GameDef>(
     plies
 }
 
+/// The deal as seat `keep` sees it: parts before `first_hand` (a header) and the seat's own
+/// hand as written, every other card `?` except the `public` ones.
+fn hide(deal: &str, keep: usize, first_hand: usize, public: &[&str]) -> String {
+    deal.split('|')
+        .map(str::trim)
+        .enumerate()
+        .map(|(i, part)| {
+            if i < first_hand || i == keep + first_hand {
+                return part.to_string();
+            }
+            part.split_whitespace()
+                .map(|c| if public.contains(&c) { c } else { "?" })
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
 #[test]
 fn view_mode_follows_a_game_it_cannot_see() {
     for deal in 0..30 {
-        assert_eq!(
-            view_game_in_step::<Tricks>("tricks", &(), deal, (deal % 2) as usize),
-            8
-        );
+        let how = ViewPlay {
+            view: &|d, s| hide(d, s, 0, &[]),
+            hand: None,
+        };
+        let plies = view_game_in_step::<Tricks>("tricks", &(), deal, (deal % 2) as usize, how);
+        assert_eq!(plies, 8);
     }
+    // Hearts: who holds 2C is public (they lead it), so the view writes it.
     let hearts = Hearts::config(&"hearts".parse().unwrap()).unwrap();
     for deal in 0..6 {
-        assert_eq!(hearts_view_in_step(&hearts, deal, (deal as usize) % 4), 52);
+        let how = ViewPlay {
+            view: &|d, s| hide(d, s, 0, &["2C"]),
+            hand: None,
+        };
+        let plies = view_game_in_step::<Hearts>("hearts", &hearts, deal, (deal % 4) as usize, how);
+        assert_eq!(plies, 52);
+    }
+    // Sueca: the header (dealer, trump card) is public, and so is the trump card in the
+    // dealer's hand.
+    let sueca = Sueca::config(&"sueca".parse().unwrap()).unwrap();
+    for deal in 0..6 {
+        let how = ViewPlay {
+            view: &|d: &str, s| {
+                let trump = d
+                    .split_whitespace()
+                    .find_map(|t| t.strip_prefix("trump="))
+                    .unwrap();
+                hide(d, s, 1, &[trump])
+            },
+            hand: None,
+        };
+        let plies = view_game_in_step::<Sueca>("sueca", &sueca, deal, (deal % 4) as usize, how);
+        assert_eq!(plies, 40);
     }
 }
 
-/// Hearts needs one piece of public information beyond the seat's hand: who holds 2C (they
-/// lead it). The view writes 2C in that seat's hand and `?` for the rest.
-fn hearts_view_in_step(config: &<Hearts as GameDef>::Config, deal_seed: u64, seat: usize) -> usize {
-    let mut truth = Hearts::new_game(config, &mut rng_from_seed(deal_seed));
-    let deal = truth.deal_text();
-    let parts: Vec<&str> = deal.split('|').map(str::trim).collect();
-    let view: Vec<String> = parts
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            if i == seat {
-                p.to_string()
-            } else if p.split_whitespace().any(|c| c == "2C") {
-                format!("2C{}", " ?".repeat(12))
-            } else {
-                vec!["?"; 13].join(" ")
-            }
-        })
-        .collect();
-    let mut engine = Engine::new();
-    ask_ok(
-        &mut engine,
-        json!({"cmd": "new", "game": "hearts", "view": {"seat": seat, "deal": view.join(" | ")}}),
-    );
-    let mut rng = rng_from_seed(deal_seed + 7);
-    let mut plies = 0;
-    while !truth.is_terminal() {
-        let to_move = truth.current_seat();
-        let mv = if to_move == seat {
-            let legal = ask_ok(&mut engine, json!({"cmd": "legal"}));
-            let want: Vec<String> = truth.legal_moves().iter().map(|c| c.to_string()).collect();
-            assert_eq!(
-                legal["moves"],
-                json!(want),
-                "hearts deal {deal_seed} ply {plies}"
-            );
-            let go = ask_ok(
-                &mut engine,
-                json!({"cmd": "go", "agent": "random", "play": true}),
-            );
-            go["move"].as_str().unwrap().to_string()
-        } else {
-            let mv = truth.legal_moves().random(&mut rng).to_string();
-            ask_ok(
-                &mut engine,
-                json!({"cmd": "play", "move": mv, "seat": to_move}),
-            );
-            mv
+#[test]
+fn view_mode_follows_private_draws() {
+    // Bisca: the header and the face-up bottom card of the stock are public; each draw is
+    // private, so every move carries the seat's hand after it.
+    let bisca = Bisca::config(&"bisca:exchange=true".parse().unwrap()).unwrap();
+    for deal in 0..6 {
+        let how = ViewPlay {
+            view: &|d: &str, s| {
+                let face_up = d.split_whitespace().last().unwrap();
+                hide(d, s, 1, &[face_up])
+            },
+            hand: Some(&|g: &Bisca, s| g.hand(s)),
         };
-        truth.play(mv.parse().unwrap());
-        plies += 1;
+        let plies = view_game_in_step::<Bisca>(
+            "bisca:exchange=true",
+            &bisca,
+            deal,
+            (deal % 2) as usize,
+            how,
+        );
+        assert!(plies >= 40, "{plies}");
     }
-    let state = ask_ok(&mut engine, json!({"cmd": "state"}));
-    let scores: Vec<f64> = (0..4).map(|s| truth.score(s)).collect();
-    let rewards: Vec<f64> = (0..4).map(|s| truth.reward(s)).collect();
-    assert_eq!(state["scores"], json!(scores), "hearts deal {deal_seed}");
-    assert_eq!(state["rewards"], json!(rewards), "hearts deal {deal_seed}");
-    plies
 }
 
 #[test]
 fn view_mode_refuses_what_the_seat_could_not_have_seen() {
     let mut engine = Engine::new();
     let deal = "JS QS KH AD | AS JH QH KD | KS AH JD QD";
-    let view = json!({"seat": 1, "deal": view_text(deal, 1)});
+    let view = json!({"seat": 1, "deal": hide(deal, 1, 0, &[])});
     ask_ok(
         &mut engine,
         json!({"cmd": "new", "game": "tricks", "view": view}),
@@ -386,6 +395,23 @@ fn view_mode_refuses_what_the_seat_could_not_have_seen() {
     assert!(r["error"].as_str().unwrap().contains("cannot see"), "{r}");
     let r = ask(&mut engine, json!({"cmd": "state", "seat": 0}));
     assert!(r.get("error").is_some(), "{r}");
+
+    let r = ask(
+        &mut engine,
+        json!({"cmd": "new", "game": "hearts:pass=left", "view": {"seat": 0, "deal": "?"}}),
+    );
+    assert!(r["error"].as_str().unwrap().contains("passing"), "{r}");
+    // 'hand' belongs to view mode.
+    let r = ask(
+        &mut engine,
+        json!({"cmd": "new", "game": "tricks", "seed": 1}),
+    );
+    assert_eq!(r["ok"], "new");
+    let r = ask(
+        &mut engine,
+        json!({"cmd": "play", "move": "JD", "hand": "QD"}),
+    );
+    assert!(r["error"].as_str().unwrap().contains("view mode"), "{r}");
 
     for (view, mention) in [
         (
@@ -417,11 +443,6 @@ fn view_mode_refuses_what_the_seat_could_not_have_seen() {
             .unwrap_or_else(|| panic!("{view} -> {r}"));
         assert!(e.contains(mention), "{view} -> {e}");
     }
-    let r = ask(
-        &mut engine,
-        json!({"cmd": "new", "game": "hearts:pass=left", "view": {"seat": 0, "deal": "?"}}),
-    );
-    assert!(r["error"].as_str().unwrap().contains("passing"), "{r}");
 }
 
 #[test]
@@ -441,6 +462,8 @@ fn the_engine_survives_arbitrary_lines() {
         json!("tricks"),
         json!("hearts"),
         json!("coinguess"),
+        json!("sueca"),
+        json!("bisca:exchange=true"),
         json!("random"),
         json!("QS"),
         json!("? ? ? ? | JS QS KH AD | ? ? ? ?"),
@@ -496,5 +519,72 @@ fn the_engine_survives_arbitrary_lines() {
     ] {
         let reply: Value = serde_json::from_str(&engine.handle(junk).line).unwrap();
         assert!(reply.get("error").is_some(), "{junk:?} -> {reply}");
+    }
+}
+
+/// In view mode the made-up cards must not matter: a search from the seat's view answers
+/// exactly as the same search (same seed) on the real deal, children statistics included,
+/// because agents see the game only through the seat's determinization sampler.
+fn same_search_from_view_and_truth<G: GameDef>(
+    game: &str,
+    config: &G::Config,
+    deal_seed: u64,
+    view: impl Fn(&str, usize) -> String,
+) {
+    let mut truth = G::new_game(config, &mut rng_from_seed(deal_seed));
+    let deal = truth.deal_text();
+    let mut rng = rng_from_seed(deal_seed);
+    // Play into the game a little so played cards (and maybe voids) constrain the
+    // determinizations, up to a seat with a choice to make.
+    let mut history = Vec::new();
+    while history.len() <= truth.num_seats() || truth.legal_moves().len() < 2 {
+        let mv = truth.legal_moves().random(&mut rng);
+        history.push((truth.current_seat(), mv.to_string()));
+        truth.play(mv);
+    }
+    let seat = truth.current_seat();
+    let mut full = Engine::new();
+    let mut seen = Engine::new();
+    ask_ok(&mut full, json!({"cmd": "new", "game": game, "deal": deal}));
+    let v = json!({"seat": seat, "deal": view(&deal, seat)});
+    ask_ok(
+        &mut seen,
+        json!({"cmd": "new", "game": game, "view": v, "seed": 99}),
+    );
+    for (s, mv) in &history {
+        for e in [&mut full, &mut seen] {
+            ask_ok(e, json!({"cmd": "play", "move": mv, "seat": s}));
+        }
+    }
+    for agent in ["ismcts", "pimc:dets=5"] {
+        let go = json!({"cmd": "go", "agent": agent, "iterations": 500, "seed": 11});
+        let a = ask_ok(&mut full, go.clone());
+        let b = ask_ok(&mut seen, go);
+        assert_eq!(a["move"], b["move"], "{game} {agent}");
+        assert_eq!(a["children"], b["children"], "{game} {agent}");
+        assert!(a["children"].as_array().unwrap().len() > 1, "{a}");
+    }
+}
+
+#[test]
+fn a_search_from_a_view_is_the_search_on_the_real_deal() {
+    for deal in 0..5 {
+        same_search_from_view_and_truth::<Tricks>("tricks", &(), deal, |d, s| hide(d, s, 0, &[]));
+    }
+    let hearts = Hearts::config(&"hearts".parse().unwrap()).unwrap();
+    for deal in 0..3 {
+        same_search_from_view_and_truth::<Hearts>("hearts", &hearts, deal, |d, s| {
+            hide(d, s, 0, &["2C"])
+        });
+    }
+    let sueca = Sueca::config(&"sueca".parse().unwrap()).unwrap();
+    for deal in 0..3 {
+        same_search_from_view_and_truth::<Sueca>("sueca", &sueca, deal, |d: &str, s| {
+            let trump = d
+                .split_whitespace()
+                .find_map(|t| t.strip_prefix("trump="))
+                .unwrap();
+            hide(d, s, 1, &[trump])
+        });
     }
 }

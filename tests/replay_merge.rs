@@ -110,13 +110,14 @@ fn check_shards_merge_to_the_whole(game: &str, a: &str, b: &str, deals: u64, nam
 
 #[test]
 fn shards_merge_to_the_unsharded_report_tricks() {
-    check_shards_merge_to_the_whole("tricks", "random", "random", 13, "merge_tricks");
+    // Iteration-bounded sequential searches: the same games whichever process plays them.
+    check_shards_merge_to_the_whole("tricks", "ismcts", "pimc:dets=4", 13, "merge_tricks");
 }
 
 #[test]
 fn shards_merge_to_the_unsharded_report_hearts() {
     // Six seatings per deal: checks the seating plan is recovered from the log.
-    check_shards_merge_to_the_whole("hearts", "random", "random", 5, "merge_hearts");
+    check_shards_merge_to_the_whole("hearts", "ismcts", "random", 5, "merge_hearts");
 }
 
 #[test]
@@ -288,4 +289,145 @@ fn replay_command_checks_the_result_and_rejects_corrupt_lines() {
     }
     // The intact first line of the cut log still replays.
     assert!(cardsearch(&["replay", &p("cut.jsonl")]).status.success());
+}
+
+#[test]
+fn rerunning_a_decision_reproduces_the_logged_search() {
+    use cardsearch::harness::log::rerun_decision;
+    let dir = scratch("rerun");
+    // Iteration-bounded, then time-bounded: a sequential search's randomness depends only on
+    // its iteration count, so re-running for the logged count reproduces either exactly.
+    for (name, budget) in [
+        ("iterations", Budget::iterations(200)),
+        ("time", Budget::millis(2)),
+    ] {
+        let mut cfg = config("tricks", "ismcts", "pimc:dets=4", 3, None);
+        cfg.budget = budget;
+        let log = dir.join(format!("{name}.jsonl"));
+        run(&cfg, &log);
+        let mut searched = 0;
+        for logged in read_log(&log).unwrap() {
+            let r = &logged.record;
+            for (ply, m) in r.moves.iter().enumerate() {
+                let again = rerun_decision(r, ply, 2).unwrap();
+                assert!(
+                    again.diverged.is_empty(),
+                    "{name} {}: {:?}",
+                    logged.origin,
+                    again.diverged
+                );
+                assert_eq!(again.rerun_move, m.mv);
+                assert_eq!(again.iterations, m.iterations);
+                assert_eq!(again.seat, m.seat);
+                match &again.tree {
+                    None => assert_eq!(m.iterations, 0),
+                    Some(tree) => {
+                        searched += 1;
+                        // Every iteration passes through exactly one root.
+                        let visits: u64 = tree.roots.iter().map(|n| n.visits).sum();
+                        assert_eq!(visits, m.iterations);
+                        for root in &tree.roots {
+                            let below: u64 = root.children.iter().map(|c| c.visits).sum();
+                            assert!(below <= root.visits);
+                            let best = root.children.first().unwrap();
+                            assert!(root.children.iter().all(|c| c.visits <= best.visits));
+                        }
+                    }
+                }
+            }
+        }
+        assert!(searched > 10, "{name}: only {searched} searched decisions");
+    }
+    // A decision that does not exist is an error, not a panic.
+    let r = read_log(&dir.join("iterations.jsonl")).unwrap()[0]
+        .record
+        .clone();
+    assert!(rerun_decision(&r, r.moves.len(), 1).is_err());
+}
+
+#[test]
+fn replay_dumps_a_decisions_tree() {
+    let dir = scratch("dump_tree");
+    let p = |f: &str| dir.join(f).to_str().unwrap().to_string();
+    let m = cardsearch(&[
+        "match",
+        "--a",
+        "ismcts",
+        "--b",
+        "pimc:dets=3",
+        "--deals",
+        "1",
+        "--iterations",
+        "300",
+        "--quiet",
+        "--out",
+        &p("g.jsonl"),
+    ]);
+    assert!(m.status.success(), "{}", String::from_utf8_lossy(&m.stderr));
+    // The first move of a game is never forced in Tricks (four cards to lead).
+    let out = cardsearch(&[
+        "replay",
+        &p("g.jsonl"),
+        "--game",
+        "0",
+        "--move",
+        "0",
+        "--dump-tree",
+        &p("t.json"),
+        "--depth",
+        "2",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let tree: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(p("t.json")).unwrap()).unwrap();
+    let root = &tree["roots"][0];
+    assert_eq!(root["visits"], 300);
+    let child = &root["children"][0];
+    assert!(child["move"].is_string() && child["mean"].is_number());
+    // Depth 2: the root's grandchildren are written without their children, which are counted.
+    let grandchild = &child["children"][0];
+    assert!(grandchild["children"].as_array().unwrap().is_empty());
+    assert!(grandchild["cut"].as_u64().unwrap() > 0, "{grandchild}");
+    let out = cardsearch(&[
+        "replay",
+        &p("g.jsonl"),
+        "--move",
+        "0",
+        "--dump-tree",
+        &p("t.dot"),
+    ]);
+    assert!(out.status.success());
+    assert!(
+        std::fs::read_to_string(p("t.dot"))
+            .unwrap()
+            .starts_with("digraph")
+    );
+    for (args, mention) in [
+        (
+            vec!["replay", &p("g.jsonl"), "--dump-tree", &p("t.dot")],
+            "--move",
+        ),
+        (
+            vec![
+                "replay",
+                &p("g.jsonl"),
+                "--move",
+                "0",
+                "--dump-tree",
+                &p("t.png"),
+            ],
+            ".dot or .json",
+        ),
+        (vec!["replay", &p("g.jsonl"), "--move", "99"], "no move 99"),
+    ] {
+        let out = cardsearch(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.contains(mention), "{args:?}: {err}");
+    }
 }

@@ -47,6 +47,11 @@ pub trait Agent<G: HiddenInfo>: Send {
     fn is_cheating(&self) -> bool {
         false
     }
+    /// The search trees of the last decision, read-only, for inspection; `None` for agents
+    /// that keep none.
+    fn search_trees(&self) -> Option<&[crate::search::Tree<G::Move>]> {
+        None
+    }
     /// Picks a move. `budget` is the match's default; an agent whose spec sets its own budget
     /// uses that instead.
     fn choose(&mut self, view: View<'_, G>, budget: Budget, rng: &mut Rng) -> Decision<G::Move>;

@@ -75,6 +75,10 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
         self.searcher.config().algorithm == Algorithm::Uct
     }
 
+    fn search_trees(&self) -> Option<&[crate::search::Tree<G::Move>]> {
+        Some(self.searcher.trees())
+    }
+
     fn choose(&mut self, view: View<'_, G>, budget: Budget, rng: &mut Rng) -> Decision<G::Move> {
         let start = Instant::now();
         let legal = view.legal_moves();

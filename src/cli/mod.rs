@@ -8,6 +8,7 @@ pub mod match_cmd;
 pub mod merge;
 pub mod profile;
 pub mod replay;
+pub mod scale;
 
 /// cardsearch: fast, parallel Monte Carlo tree search for hidden-information card games.
 #[derive(Parser, Debug)]
@@ -37,6 +38,8 @@ pub enum Command {
     Agents,
     /// Run searches under a sampling profiler and write a flamegraph SVG.
     Profile(profile::ProfileArgs),
+    /// Measure parallel scaling: speed and strength per parallel mode and thread count.
+    Scale(scale::ScaleArgs),
 }
 
 /// Parses the command line and runs it. Returns the process exit code; errors are printed as one
@@ -74,6 +77,7 @@ pub fn run() -> i32 {
             Ok(())
         }
         Some(Command::Profile(args)) => profile::run(&args),
+        Some(Command::Scale(args)) => scale::run(&args),
     };
     match result {
         Ok(()) => 0,

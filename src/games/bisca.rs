@@ -336,7 +336,7 @@ impl Bisca {
         };
         let n = self.next as usize;
         if n == STOCK && card.suit() != lead.suit() {
-            self.voids[p] |= CardSet::suit(lead.suit());
+            self.voids[p] |= pt::suit_mask(lead);
         }
         let winner = if pt::beats(card, lead, self.trump) {
             p
@@ -387,7 +387,7 @@ impl Game for Bisca {
         let mut moves = hand;
         if self.next as usize == STOCK {
             if let Some(lead) = self.lead {
-                let follow = hand.of_suit(lead.suit());
+                let follow = hand & pt::suit_mask(lead);
                 if !follow.is_empty() {
                     moves = follow;
                 }
@@ -410,7 +410,9 @@ impl Game for Bisca {
 
     #[inline]
     fn is_terminal(&self) -> bool {
-        (self.hands[0] | self.hands[1]).is_empty()
+        // The seat to move has not played to this trick and both hands are refilled equally, so
+        // its hand is empty only when both are.
+        self.hands[self.to_move as usize].is_empty()
     }
 
     #[inline]
@@ -429,6 +431,10 @@ impl Game for Bisca {
             TRICKS,
             self.bandeira,
         ))
+    }
+
+    fn tricks_completed(&self) -> Option<u32> {
+        Some(self.tricks_won(0) + self.tricks_won(1))
     }
 
     fn parse_move(&self, text: &str) -> Result<BiscaMove, String> {
@@ -940,6 +946,22 @@ mod tests {
         }
         let long = format!("{} 8S", LADDER);
         assert!(Bisca::from_deal(&BiscaConfig::default(), &long).is_err());
+    }
+
+    #[test]
+    fn the_registry_builds_it_by_name_and_rejects_unknown_options() {
+        struct Name;
+        impl crate::games::GameVisitor for Name {
+            type Output = &'static str;
+            fn visit<G: GameDef>(self, _config: G::Config) -> &'static str {
+                G::NAME
+            }
+        }
+        assert!(crate::games::all().iter().any(|g| g.name == "bisca"));
+        let spec: Spec = "bisca:exchange=true,leader=1".parse().unwrap();
+        assert_eq!(crate::games::dispatch(&spec, Name), Ok("bisca"));
+        let typo: Spec = "bisca:bandiera=tricks".parse().unwrap();
+        assert!(crate::games::dispatch(&typo, Name).is_err());
     }
 
     #[test]

@@ -448,6 +448,10 @@ impl Game for Hearts {
         self.final_scores()[seat] as f64
     }
 
+    fn tricks_completed(&self) -> Option<u32> {
+        Some(self.tricks_played() as u32)
+    }
+
     fn parse_move(&self, text: &str) -> Result<Card, String> {
         text.parse().map_err(|e| format!("{e}"))
     }
@@ -960,5 +964,382 @@ mod tests {
         for (p, name) in Pass::ALL {
             assert_eq!(p.name(), name);
         }
+    }
+
+    /// A deliberately naive second implementation of the rules (vectors, no bitboards), used to
+    /// check the fast one move by move.
+    struct Reference {
+        hands: Vec<Vec<Card>>,
+        trick: Vec<(Seat, Card)>,
+        tricks: usize,
+        broken: bool,
+        points: Vec<u32>,
+    }
+
+    impl Reference {
+        fn new(hands: [CardSet; SEATS]) -> Reference {
+            Reference {
+                hands: hands.iter().map(|h| h.iter().collect()).collect(),
+                trick: Vec::new(),
+                tricks: 0,
+                broken: false,
+                points: vec![0; SEATS],
+            }
+        }
+
+        fn legal(&self, seat: Seat) -> Vec<Card> {
+            let hand = &self.hands[seat];
+            let is_point = |c: &Card| c.suit() == Suit::Hearts || *c == QUEEN_OF_SPADES;
+            if let Some(&(_, lead)) = self.trick.first() {
+                let follow: Vec<Card> = hand
+                    .iter()
+                    .copied()
+                    .filter(|c| c.suit() == lead.suit())
+                    .collect();
+                if !follow.is_empty() {
+                    return follow;
+                }
+                let safe: Vec<Card> = hand.iter().copied().filter(|c| !is_point(c)).collect();
+                if self.tricks == 0 && !safe.is_empty() {
+                    return safe;
+                }
+                return hand.clone();
+            }
+            if self.tricks == 0 {
+                return vec![TWO_OF_CLUBS];
+            }
+            let non_hearts: Vec<Card> = hand
+                .iter()
+                .copied()
+                .filter(|c| c.suit() != Suit::Hearts)
+                .collect();
+            if !self.broken && !non_hearts.is_empty() {
+                return non_hearts;
+            }
+            hand.clone()
+        }
+
+        /// Plays a card; returns the trick's winner when it completes the trick.
+        fn play(&mut self, seat: Seat, card: Card) -> Option<Seat> {
+            self.hands[seat].retain(|&c| c != card);
+            self.broken |= card.suit() == Suit::Hearts || card == QUEEN_OF_SPADES;
+            self.trick.push((seat, card));
+            if self.trick.len() < SEATS {
+                return None;
+            }
+            let lead = self.trick[0].1.suit();
+            let &(winner, _) = self
+                .trick
+                .iter()
+                .filter(|(_, c)| c.suit() == lead)
+                .max_by_key(|(_, c)| c.rank())
+                .unwrap();
+            for &(_, c) in &self.trick {
+                self.points[winner] += match c {
+                    c if c.suit() == Suit::Hearts => 1,
+                    c if c == QUEEN_OF_SPADES => 13,
+                    _ => 0,
+                };
+            }
+            self.trick.clear();
+            self.tricks += 1;
+            Some(winner)
+        }
+    }
+
+    /// Plays one random game, checking every move against [`Reference`]; returns the end state.
+    fn checked_random_game(pass: Pass, rng: &mut Rng) -> Hearts {
+        let config = HeartsConfig { pass };
+        let start = Hearts::new_game(&config, rng);
+        let text = start.deal_text();
+        assert_eq!(Hearts::from_deal(&config, &text).unwrap(), start, "{text}");
+        let mut g = start;
+        let mut passes = 0;
+        while g.is_passing() {
+            let moves = g.legal_moves();
+            assert_eq!(moves, g.hand(g.current_seat()));
+            assert_eq!(g.current_seat(), passes / PASS_CARDS);
+            g.play(moves.random(rng));
+            passes += 1;
+        }
+        assert_eq!(passes, if pass == Pass::None { 0 } else { 12 });
+        let mut reference = Reference::new(g.hands);
+        let mut plies = 0;
+        while !g.is_terminal() {
+            let seat = g.current_seat();
+            let moves = g.legal_moves();
+            assert!(!moves.is_empty(), "no legal move in {g:?}");
+            assert!(g.hand(seat).is_superset(moves));
+            assert_eq!(moves, CardSet::from_cards(reference.legal(seat)), "{g:?}");
+            let c = moves.random(rng);
+            g.play(c);
+            if let Some(winner) = reference.play(seat, c) {
+                assert_eq!(g.current_seat(), winner);
+            }
+            plies += 1;
+        }
+        assert_eq!(plies, 52);
+        assert!(g.legal_moves().is_empty());
+        assert_eq!(g.points.map(u32::from).to_vec(), reference.points);
+        assert_eq!(
+            g.deal_text(),
+            text,
+            "the dealt hands are recoverable at the end"
+        );
+        g
+    }
+
+    #[test]
+    fn random_games_keep_the_invariants_and_agree_with_the_reference_rules() {
+        let mut rng = rng_from_seed(2024);
+        let mut moons = 0;
+        let mut games = 0;
+        for (pass, count) in [
+            (Pass::None, 10_000),
+            (Pass::Left, 1_000),
+            (Pass::Right, 1_000),
+            (Pass::Across, 1_000),
+        ] {
+            for _ in 0..count {
+                let g = checked_random_game(pass, &mut rng);
+                games += 1;
+                let played = g.played;
+                assert_eq!(played.iter().map(|p| p.len()).sum::<usize>(), 52);
+                assert_eq!(played[0] | played[1] | played[2] | played[3], CardSet::FULL);
+                assert!((0..SEATS).all(|s| played[s].len() == HAND && g.hand(s).is_empty()));
+                assert_eq!(g.points.iter().map(|&p| p as u32).sum::<u32>(), 26);
+                let total: u32 = g.final_scores().iter().map(|&p| p as u32).sum();
+                let moon = g.points.contains(&26);
+                moons += moon as u32;
+                assert_eq!(total, if moon { 78 } else { 26 });
+                let rewards: f64 = (0..SEATS).map(|s| g.reward(s)).sum();
+                assert!((rewards - 1.0).abs() < 1e-12);
+            }
+        }
+        assert_eq!(games, 13_000);
+        // Random play rarely shoots the moon, but it must be reachable for the check to mean
+        // anything; this seed gives 133 moons in 13,000 games.
+        assert!(moons > 0);
+    }
+
+    /// Checks one determinization against the true state `g` for `observer`.
+    fn check_sample(g: &Hearts, d: &Hearts, o: Seat) {
+        // Own hand and passes, and every public fact, are kept.
+        assert_eq!(d.hands[o], g.hands[o]);
+        assert_eq!(d.passed[o], g.passed[o]);
+        assert_eq!(
+            (d.played, d.voids, d.trick, d.points, d.pass, d.passes_left),
+            (g.played, g.voids, g.trick, g.points, g.pass, g.passes_left)
+        );
+        assert_eq!(
+            (d.to_move, d.lead_suit, d.in_trick, d.best_seat, d.best_rank),
+            (g.to_move, g.lead_suit, g.in_trick, g.best_seat, g.best_rank)
+        );
+        assert_eq!((d.tricks, d.hearts_broken), (g.tricks, g.hearts_broken));
+        for s in 0..SEATS {
+            assert_eq!(d.hands[s].len(), g.hands[s].len(), "hand size of seat {s}");
+            // Voids hold: no card of a suit the seat failed to follow.
+            assert!((d.hands[s] & d.voids[s]).is_empty(), "seat {s} void broken");
+        }
+        let pool = |h: &Hearts| {
+            (0..SEATS).filter(|&s| s != o).fold(CardSet::EMPTY, |u, s| {
+                u | h.hands[s]
+                    | if h.is_passing() {
+                        h.passed[s]
+                    } else {
+                        CardSet::EMPTY
+                    }
+            })
+        };
+        assert_eq!(
+            pool(d),
+            pool(g),
+            "the unknown cards are redistributed, not changed"
+        );
+        if g.is_passing() {
+            for s in 0..SEATS {
+                assert_eq!(d.passed[s].len(), g.passed[s].len());
+                assert!((d.passed[s] & d.hands[s]).is_empty());
+            }
+        } else {
+            if g.pass != Pass::None {
+                // The observer's passes stay with the receiver until played.
+                let receiver = g.pass.receiver(o);
+                assert!(d.hands[receiver].is_superset(g.passed[o] - g.played_cards()));
+                // It knows what it received; other seats' passes are forgotten.
+                let giver = g.pass.giver(o);
+                assert_eq!(d.passed[giver], g.passed[giver]);
+                for s in 0..SEATS {
+                    if s != o && s != giver {
+                        assert!(d.passed[s].is_empty());
+                    }
+                }
+            }
+            if g.played_cards().is_empty() {
+                assert!(d.hands[g.current_seat()].contains(TWO_OF_CLUBS));
+            }
+        }
+        if g.current_seat() == o {
+            assert_eq!(d.legal_moves(), g.legal_moves());
+        }
+    }
+
+    #[test]
+    fn determinizations_keep_public_facts_and_respect_voids_and_passes() {
+        let mut rng = rng_from_seed(77);
+        let mut varied = 0;
+        let mut checked = 0;
+        for game in 0..400 {
+            let pass = Pass::ALL[game % 4].0;
+            let mut g = Hearts::new_game(&HeartsConfig { pass }, &mut rng);
+            let mut ply = 0;
+            while !g.is_terminal() {
+                if ply % 3 == game % 3 {
+                    let o = (ply + game) % SEATS;
+                    let sampler = g.deal_sampler(o).unwrap();
+                    for _ in 0..4 {
+                        let mut d = sampler.sample(&mut rng);
+                        check_sample(&g, &d, o);
+                        varied += (d.hands != g.hands) as u32;
+                        checked += 1;
+                        // A determinization is a real game: it plays out under the same rules.
+                        while !d.is_terminal() {
+                            d.play(d.legal_moves().random(&mut rng));
+                        }
+                        assert_eq!(d.points.iter().map(|&p| p as u32).sum::<u32>(), 26);
+                    }
+                }
+                g.play(g.legal_moves().random(&mut rng));
+                ply += 1;
+            }
+        }
+        // Most positions leave many consistent deals, so samples must usually differ from the
+        // truth; a sampler that leaked the true hands would fail this.
+        assert!(
+            varied * 2 > checked,
+            "{varied} of {checked} samples differ from the truth"
+        );
+    }
+
+    #[test]
+    fn first_leader_is_known_to_hold_two_of_clubs() {
+        let mut rng = rng_from_seed(9);
+        for pass in [Pass::None, Pass::Across] {
+            let mut g = deal_passing(pass, BREAKING);
+            while g.is_passing() {
+                g.play(g.legal_moves().random(&mut rng));
+            }
+            let leader = g.current_seat();
+            for o in (0..SEATS).filter(|&o| o != leader) {
+                let sampler = g.deal_sampler(o).unwrap();
+                for _ in 0..100 {
+                    let d = sampler.sample(&mut rng);
+                    assert!(d.hand(leader).contains(TWO_OF_CLUBS));
+                    assert_eq!(d.legal_moves(), cards("2C"));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn passing_phase_samples_split_the_undelivered_passes_uniformly() {
+        // Seat 2 is picking its second card. Seats 0 and 1 have picked 3 each, unseen by seat 2:
+        // each of the 39 cards seat 2 cannot see is among seat 0's picks with probability 3/39.
+        let mut g = deal_passing(Pass::Left, BREAKING);
+        play_all(&mut g, "2C 3C 4C 6C 7C 8C TC");
+        assert_eq!(g.current_seat(), 2);
+        let sampler = g.deal_sampler(2).unwrap();
+        let mut rng = rng_from_seed(31);
+        let n = 26_000;
+        let mut counts = [0u32; 64];
+        for _ in 0..n {
+            let d = sampler.sample(&mut rng);
+            check_sample(&g, &d, 2);
+            for c in d.passed(0) {
+                counts[c.index() as usize] += 1;
+            }
+        }
+        let unseen = CardSet::FULL - g.hand(2) - g.passed(2);
+        assert_eq!(unseen.len(), 39);
+        // Each count ~ Binomial(26000, 1/13): mean 2000, sd ≈ 43; 6 sd = 258 over 39 cards.
+        for c in unseen {
+            let k = counts[c.index() as usize] as i64;
+            assert!((k - 2000).abs() < 258, "{c}: {k}");
+        }
+        for c in g.hand(2) | g.passed(2) {
+            assert_eq!(counts[c.index() as usize], 0);
+        }
+    }
+
+    /// Every way to deal the cards the observer cannot place, consistent with what it knows,
+    /// found by brute force (small positions only).
+    fn consistent_deals(g: &Hearts, o: Seat) -> Vec<[CardSet; SEATS]> {
+        let others: Vec<Seat> = (0..SEATS).filter(|&s| s != o).collect();
+        let pool: Vec<Card> = others
+            .iter()
+            .fold(CardSet::EMPTY, |u, &s| u | g.hands[s])
+            .iter()
+            .collect();
+        let mut out = Vec::new();
+        // Assign each pool card to one of the three other seats: 3^n labellings.
+        for code in 0..3usize.pow(pool.len() as u32) {
+            let mut hands = g.hands;
+            for &s in &others {
+                hands[s] = CardSet::EMPTY;
+            }
+            let mut x = code;
+            for &c in &pool {
+                hands[others[x % 3]].insert(c);
+                x /= 3;
+            }
+            let fits = others.iter().all(|&s| {
+                hands[s].len() == g.hands[s].len()
+                    && (hands[s] & g.voids[s]).is_empty()
+                    && (g.pass == Pass::None
+                        || s != g.pass.receiver(o)
+                        || hands[s].is_superset(g.passed[o] - g.played_cards()))
+            });
+            if fits {
+                out.push(hands);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn late_samples_cover_exactly_the_consistent_deals() {
+        let mut rng = rng_from_seed(4);
+        let mut positions = 0;
+        let mut with_voids = 0;
+        while positions < 12 {
+            let pass = Pass::ALL[positions % 4].0;
+            let mut g = Hearts::new_game(&HeartsConfig { pass }, &mut rng);
+            while g.is_passing() || g.tricks < 10 || g.in_trick != 1 {
+                g.play(g.legal_moves().random(&mut rng));
+            }
+            let o = (positions * 3 + 1) % SEATS;
+            let expected = consistent_deals(&g, o);
+            assert!(expected.contains(&g.hands));
+            with_voids += (0..SEATS).any(|s| s != o && !g.voids[s].is_empty()) as u32;
+            let sampler = g.deal_sampler(o).unwrap();
+            let mut seen = std::collections::HashSet::new();
+            // At most a few hundred deals; 200 draws each leave a miss with chance < 1e-80.
+            for _ in 0..200 * expected.len() {
+                let d = sampler.sample(&mut rng);
+                assert!(expected.contains(&d.hands), "inconsistent sample {d:?}");
+                seen.insert(d.hands);
+            }
+            assert_eq!(seen.len(), expected.len());
+            positions += 1;
+        }
+        assert!(
+            with_voids > 6,
+            "the positions should exercise void constraints"
+        );
+    }
+
+    #[test]
+    fn observer_out_of_range_is_an_error() {
+        assert!(deal(BREAKING).deal_sampler(4).is_err());
     }
 }

@@ -50,11 +50,20 @@ pub const fn strength(card: Card) -> u32 {
 /// a trump (and then `best` is not one). Applied card by card, this resolves a trick.
 #[inline]
 pub const fn beats(card: Card, best: Card, trump: Suit) -> bool {
-    if card.index() >> 4 == best.index() >> 4 {
-        strength(card) > strength(best)
-    } else {
-        card.index() >> 4 == trump as u8
-    }
+    // Non-short-circuit operators: the outcome is a coin flip in random play, so a select
+    // beats a branch.
+    let same_suit = (card.index() ^ best.index()) >> 4 == 0;
+    let stronger = strength(card) > strength(best);
+    let trump = card.index() >> 4 == trump as u8;
+    (same_suit & stronger) | (!same_suit & trump)
+}
+
+/// All cards of `card`'s suit, as [`CardSet::suit`] gives them, but computed from the card's
+/// lane bits with no detour through [`Suit`] (whose conversion costs a table load on the hot
+/// path).
+#[inline]
+pub const fn suit_mask(card: Card) -> CardSet {
+    CardSet(0x1FFF << (card.index() & 0x30))
 }
 
 /// The points of one card.
@@ -315,6 +324,9 @@ mod tests {
         for suit in Suit::ALL {
             assert_eq!(DECK.of_suit(suit).len(), SUIT_LEN);
             assert_eq!(points(DECK.of_suit(suit)), 30);
+            for card in DECK.of_suit(suit) {
+                assert_eq!(suit_mask(card), CardSet::suit(suit));
+            }
         }
         assert!(["8S", "9H", "TD"].iter().all(|s| !DECK.contains(c(s))));
         // Strength order high to low, as listed in the rules.

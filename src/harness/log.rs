@@ -316,6 +316,8 @@ impl GameVisitor for MergeVisitor<'_> {
 pub struct Replayed {
     /// Every ply: the seat that moved, its move (as the game writes it), iterations, microseconds.
     pub plies: Vec<(usize, String, u64, u64)>,
+    /// For trick-taking games, the number of tricks completed after each ply.
+    pub tricks_after: Vec<Option<u32>>,
     /// Rewards of the replayed final state.
     pub rewards: Vec<f64>,
     /// Raw points of the replayed final state.
@@ -357,6 +359,7 @@ impl GameVisitor for ReplayVisitor<'_> {
             ));
         }
         let mut plies = Vec::with_capacity(r.moves.len());
+        let mut tricks_after = Vec::with_capacity(r.moves.len());
         for (i, m) in r.moves.iter().enumerate() {
             if state.is_terminal() {
                 return Err(format!(
@@ -382,6 +385,7 @@ impl GameVisitor for ReplayVisitor<'_> {
             }
             state.play(mv);
             plies.push((seat, mv.to_string(), m.iterations, m.micros));
+            tricks_after.push(state.tricks_completed());
         }
         if !state.is_terminal() {
             return Err(format!(
@@ -392,6 +396,7 @@ impl GameVisitor for ReplayVisitor<'_> {
         let n = state.num_seats();
         let out = Replayed {
             plies,
+            tricks_after,
             rewards: (0..n).map(|s| state.reward(s)).collect(),
             scores: (0..n).map(|s| state.score(s)).collect(),
             units: (0..n).map(|s| state.match_units(s)).collect(),
@@ -421,4 +426,266 @@ pub fn legal_text<G: crate::game::Game>(state: &G) -> String {
         .map(|m| m.to_string())
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// Agent options that make a search parallel or set its own budget. A re-run drops them so it
+/// runs sequentially for exactly the logged number of iterations.
+pub const RERUN_DROPPED_OPTIONS: &[&str] = &[
+    "parallel",
+    "threads",
+    "virtual_loss",
+    "iterations",
+    "time_ms",
+];
+
+/// The spec a logged decision is re-run with: the logged spec without the options of
+/// [`RERUN_DROPPED_OPTIONS`].
+pub fn sequential_spec(logged: &str) -> Result<Spec, String> {
+    let spec: Spec = logged.parse().map_err(|e: crate::spec::SpecError| e.0)?;
+    let kept: Vec<String> = spec
+        .options
+        .iter()
+        .filter(|(k, _)| !RERUN_DROPPED_OPTIONS.contains(&k.as_str()))
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    let text = if kept.is_empty() {
+        spec.name.clone()
+    } else {
+        format!("{}:{}", spec.name, kept.join(","))
+    };
+    text.parse().map_err(|e: crate::spec::SpecError| e.0)
+}
+
+/// One node of an exported search tree.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct TreeNode {
+    /// The move into this node (`None` at a root).
+    #[serde(rename = "move")]
+    pub mv: Option<String>,
+    /// The seat that made that move.
+    pub seat: Option<usize>,
+    /// Completed visits.
+    pub visits: u64,
+    /// ISMCTS availability: how often the move was legal when its parent was passed through.
+    pub availability: u64,
+    /// Mean reward, for `seat`, of the simulations through this node (`None` at a root and
+    /// for unvisited nodes).
+    pub mean: Option<f64>,
+    /// Children, most visited first, down to the export's depth.
+    pub children: Vec<TreeNode>,
+    /// Children not exported because of the depth limit.
+    pub cut: usize,
+}
+
+/// The search trees of one decision: one root per tree and determinization.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct TreeExport {
+    /// The roots.
+    pub roots: Vec<TreeNode>,
+}
+
+impl TreeExport {
+    /// Graphviz: one node per tree node labelled with its move, visits, availability and mean.
+    pub fn to_dot(&self) -> String {
+        fn walk(n: &TreeNode, id: &mut usize, parent: Option<usize>, out: &mut String) {
+            let me = *id;
+            *id += 1;
+            let label = match (&n.mv, n.seat) {
+                (Some(m), Some(s)) => format!("{m} (seat {s})"),
+                _ => "root".to_string(),
+            };
+            let mean = n.mean.map_or("-".to_string(), |m| format!("{m:.3}"));
+            out.push_str(&format!(
+                "  n{me} [label=\"{label}\\nn={} avail={}\\nmean={mean}{}\"];\n",
+                n.visits,
+                n.availability,
+                if n.cut > 0 {
+                    format!("\\n+{} more", n.cut)
+                } else {
+                    String::new()
+                }
+            ));
+            if let Some(p) = parent {
+                out.push_str(&format!("  n{p} -> n{me};\n"));
+            }
+            for c in &n.children {
+                walk(c, id, Some(me), out);
+            }
+        }
+        let mut out = String::from("digraph search {\n  node [shape=box, fontname=monospace];\n");
+        let mut id = 0;
+        for r in &self.roots {
+            walk(r, &mut id, None, &mut out);
+        }
+        out.push_str("}\n");
+        out
+    }
+}
+
+/// A logged decision searched again.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rerun {
+    /// The ply (0-based index into the logged moves).
+    pub ply: usize,
+    /// The seat that decided.
+    pub seat: usize,
+    /// The spec it was re-run with (sequential, the budget given per move).
+    pub spec: String,
+    /// The logged move.
+    pub logged_move: String,
+    /// The re-run's move.
+    pub rerun_move: String,
+    /// Iterations of the re-run.
+    pub iterations: u64,
+    /// Earlier decisions of the same seat (and this one) whose re-run chose another move than
+    /// the log: (ply, logged, re-run). Empty when the re-run reproduces the logged search, which
+    /// it does when the match searched sequentially.
+    pub diverged: Vec<(usize, String, String)>,
+    /// The search tree of the re-run decision, when the agent searches and the move was not
+    /// forced.
+    pub tree: Option<TreeExport>,
+}
+
+/// Re-runs logged decision `ply` with the logged agent and its generator, and exports its search
+/// tree down to `depth`.
+///
+/// A seat's agent generator is seeded from `agent_seeds[seat]` when the game starts and advanced
+/// by each of that seat's decisions, and search agents keep no other state between decisions;
+/// so the seat's earlier decisions are re-run first, in order, each for its logged number of
+/// iterations, sequentially (options of [`RERUN_DROPPED_OPTIONS`] dropped), with the logged move
+/// played after each. For a match that searched sequentially this reproduces every decision
+/// exactly, time-limited ones included (a sequential search's randomness depends only on its
+/// iteration count); otherwise [`Rerun::diverged`] lists where the re-run parted from the log.
+pub fn rerun_decision(record: &GameRecord, ply: usize, depth: usize) -> Result<Rerun, String> {
+    replay_record(record)?;
+    if ply >= record.moves.len() {
+        return Err(format!(
+            "there is no move {ply}: the game has {} moves (counting from 0)",
+            record.moves.len()
+        ));
+    }
+    let spec: Spec = record
+        .game
+        .parse()
+        .map_err(|e: crate::spec::SpecError| e.0)?;
+    games::dispatch(&spec, RerunVisitor { record, ply, depth }).map_err(|e| e.0)?
+}
+
+struct RerunVisitor<'a> {
+    record: &'a GameRecord,
+    ply: usize,
+    depth: usize,
+}
+
+impl GameVisitor for RerunVisitor<'_> {
+    type Output = Result<Rerun, String>;
+
+    fn visit<G: GameDef>(self, config: G::Config) -> Self::Output {
+        use crate::game::{View, rng_from_seed};
+        use crate::search::Budget;
+        let r = self.record;
+        let seat = r.moves[self.ply].seat;
+        let logged_spec = match r.seats[seat] {
+            super::Side::A => &r.agent_a,
+            super::Side::B => &r.agent_b,
+        };
+        let spec = sequential_spec(logged_spec)?;
+        let mut agent = agents::build::<G>(&spec).map_err(|e| e.0)?;
+        let mut rng = rng_from_seed(r.agent_seeds[seat]);
+        let mut state = G::from_deal(&config, &r.deal).map_err(|e| e.to_string())?;
+        let mut diverged = Vec::new();
+        for (p, m) in r.moves.iter().enumerate().take(self.ply + 1) {
+            let mv = state.parse_move(&m.mv)?;
+            if m.seat == seat {
+                // Exactly the logged count, zero included: a search that ran out of time before
+                // its first iteration picked a random move, and so does this one.
+                let budget = Budget::iterations(m.iterations);
+                let d = agent.choose(View::new(&state, seat), budget, &mut rng);
+                let rerun_move = d.mv.to_string();
+                if rerun_move != m.mv {
+                    diverged.push((p, m.mv.clone(), rerun_move.clone()));
+                }
+                if p == self.ply {
+                    return Ok(Rerun {
+                        ply: p,
+                        seat,
+                        spec: agent.spec(),
+                        logged_move: m.mv.clone(),
+                        rerun_move,
+                        iterations: d.iterations,
+                        diverged,
+                        // A forced move searches nothing (the trees still hold the previous
+                        // decision's search).
+                        tree: (d.iterations > 0)
+                            .then(|| {
+                                export_tree::<G>(agent.as_ref(), self.depth, spec.name == "ismcts")
+                            })
+                            .flatten(),
+                    });
+                }
+            }
+            state.play(mv);
+        }
+        Err(format!("there is no move {}", self.ply))
+    }
+}
+
+/// The search trees an agent kept from its last decision, down to `depth` levels below each
+/// root; `None` for agents that keep none. `availability` says whether the search counts it
+/// (ISMCTS); otherwise a node's availability is reported as its parent's visits, as in
+/// [`crate::agents::ChildStat`].
+fn export_tree<G: GameDef>(
+    agent: &dyn agents::Agent<G>,
+    depth: usize,
+    availability: bool,
+) -> Option<TreeExport> {
+    use crate::search::{NodeId, Tree};
+    fn node<M: Copy + fmt::Display>(
+        tree: &Tree<M>,
+        id: NodeId,
+        is_root: bool,
+        parent_visits: u64,
+        depth: usize,
+        availability: bool,
+    ) -> TreeNode {
+        let n = tree.node(id);
+        let visits = n.visits() as u64;
+        let mut children: Vec<(NodeId, u64)> = tree
+            .children(id)
+            .map(|(c, child)| (c, child.visits() as u64))
+            .collect();
+        // Most visited first; the arena order (newest first) breaks ties, which is stable.
+        children.sort_by_key(|c| std::cmp::Reverse(c.1));
+        let cut = if depth == 0 { children.len() } else { 0 };
+        let children = if depth == 0 {
+            Vec::new()
+        } else {
+            children
+                .iter()
+                .map(|&(c, _)| node(tree, c, false, visits, depth - 1, availability))
+                .collect()
+        };
+        TreeNode {
+            mv: (!is_root).then(|| n.mv().to_string()),
+            seat: (!is_root).then(|| n.seat()),
+            visits,
+            availability: match (is_root, availability) {
+                (true, _) => visits,
+                (false, true) => n.avail() as u64,
+                (false, false) => parent_visits,
+            },
+            mean: (!is_root && visits > 0).then(|| n.reward() / visits as f64),
+            children,
+            cut,
+        }
+    }
+    let trees = agent.search_trees()?;
+    let mut roots = Vec::new();
+    for tree in trees {
+        for r in 0..tree.num_roots() {
+            let root = tree.root(r);
+            roots.push(node(tree, root, true, 0, depth, availability));
+        }
+    }
+    Some(TreeExport { roots })
 }

@@ -107,6 +107,12 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
         &self.config
     }
 
+    /// The trees of the last search, read-only (for `cardsearch replay --dump-tree`): they keep
+    /// its statistics until the next search resets them.
+    pub fn trees(&self) -> &[Tree<M>] {
+        &self.trees
+    }
+
     /// Searches `worlds` within `budget`. Sequential searches are a pure function of the
     /// worlds, the budget (when it has no time limit) and `rng`'s state.
     ///
