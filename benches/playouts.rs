@@ -1,7 +1,7 @@
 //! Random playouts per second from the opening of every registered game (one core).
 //!
 //! `cargo bench --bench playouts` — each game's playout starts from the same seeded deal and
-//! plays uniformly random legal moves to the end with [`Game::random_playout`], as a search
+//! plays uniformly random legal moves to the end with `Game::random_playout`, as a search
 //! rollout does.
 
 mod common;
@@ -9,9 +9,9 @@ mod common;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 
+use cardsearch::Spec;
 use cardsearch::game::rng_from_seed;
 use cardsearch::games::{self, GameDef, GameVisitor};
-use cardsearch::{Game, Spec};
 
 struct PlayoutBench<'a>(&'a mut Criterion);
 

@@ -87,7 +87,7 @@ where
     }
     #[inline]
     fn contains(&self, mv: M) -> bool {
-        self.iter().any(|&m| m == mv)
+        self.as_slice().contains(&mv)
     }
     #[inline]
     fn nth(&self, k: usize) -> M {
