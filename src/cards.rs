@@ -409,24 +409,55 @@ pub fn random_below<R: RngCore + ?Sized>(rng: &mut R, n: u32) -> u32 {
     (m >> 32) as u32
 }
 
-/// Index of the `k`-th set bit of `x` (0-based).
+/// Index of the `k`-th set bit of `x` (0-based); `k` must be below `x.count_ones()`.
+///
+/// Vigna's broadword select ("Broadword implementation of rank/select queries", 2008): byte
+/// popcounts and their prefix sums in one multiply, the byte holding the bit found by a bytewise
+/// comparison with `k`, and the bit within that byte read from a 2 KiB table. It has no branch:
+/// in random playouts `k` and the set are unpredictable, and the bit-stripping loop this replaces
+/// mispredicted about once per move. (BMI2's `pdep` would do it in one instruction, but it is
+/// microcoded and slow on AMD Zen 1 and 2, and not in the x86-64-v2 baseline.)
 #[inline]
-fn select_bit(mut x: u64, mut k: u32) -> u32 {
-    // Narrow by halves with popcounts, then strip low bits: at most 8 steps in the last byte.
-    let mut base = 0;
-    for width in [32u32, 16, 8] {
-        let low = (x & ((1u64 << width) - 1)).count_ones();
-        if k >= low {
-            k -= low;
-            x >>= width;
-            base += width;
-        }
-    }
-    for _ in 0..k {
-        x &= x - 1;
-    }
-    base + x.trailing_zeros()
+fn select_bit(x: u64, k: u32) -> u32 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    debug_assert!(k < x.count_ones());
+    // Popcount of each byte, then (times ONES) byte i holds the popcount of bytes 0..=i.
+    let mut sums = x - ((x >> 1) & 0x5555_5555_5555_5555);
+    sums = (sums & 0x3333_3333_3333_3333) + ((sums >> 2) & 0x3333_3333_3333_3333);
+    sums = ((sums + (sums >> 4)) & 0x0F0F_0F0F_0F0F_0F0F).wrapping_mul(ONES);
+    // Bytes whose running count is <= k lie wholly before the wanted bit; their number, times 8,
+    // is the wanted byte's offset. (Each byte is at most 64, so the high-bit trick compares
+    // them as unsigned bytes without borrows between bytes.)
+    let ks = (k as u64).wrapping_mul(ONES);
+    let le = ((((ks | HIGHS) - (sums & !HIGHS)) ^ sums ^ ks) & HIGHS) >> 7;
+    let place = (le.wrapping_mul(ONES) >> 53) & !7;
+    // k minus the count of the bytes before, then the table for the bit within the byte.
+    let before = ((sums << 8) >> place) & 0xFF;
+    let rank_in_byte = k as u64 - before;
+    let byte = (x >> place) & 0xFF;
+    place as u32 + SELECT_IN_BYTE[(rank_in_byte << 8 | byte) as usize & 0x7FF] as u32
 }
+
+/// `SELECT_IN_BYTE[k * 256 + b]` is the position of the `k`-th set bit of the byte `b` (0 where
+/// `b` has no such bit).
+static SELECT_IN_BYTE: [u8; 2048] = {
+    let mut table = [0u8; 2048];
+    let mut b = 0;
+    while b < 256 {
+        let mut k = 0;
+        let mut i = 0;
+        while i < 8 {
+            if b >> i & 1 != 0 {
+                table[k * 256 + b] = i as u8;
+                k += 1;
+            }
+            i += 1;
+        }
+        b += 1;
+    }
+    table
+};
 
 /// Iterator over a [`CardSet`], lowest bit first.
 #[derive(Clone, Copy, Debug)]
@@ -603,6 +634,25 @@ mod tests {
         }
         for k in 0..52 {
             assert_eq!(CardSet::FULL.nth(k), CardSet::FULL.iter().nth(k).unwrap());
+        }
+    }
+
+    #[test]
+    fn select_matches_bit_stripping_on_random_words() {
+        // The broadword select against the plain definition (clear the k lowest bits, take the
+        // lowest left), on words of every density, including bit 63 and the full word.
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        let mut words = vec![u64::MAX, 1, 1 << 63, 0x8000_0000_0000_0001];
+        for _ in 0..20_000 {
+            let (a, b, c) = (rng.next_u64(), rng.next_u64(), rng.next_u64());
+            words.extend([a, a & b, a & b & c, a | b]);
+        }
+        for x in words {
+            let mut y = x;
+            for k in 0..x.count_ones() {
+                assert_eq!(select_bit(x, k), y.trailing_zeros(), "x={x:#x} k={k}");
+                y &= y - 1;
+            }
         }
     }
 
