@@ -643,11 +643,12 @@ fn export_tree<G: GameDef>(
     fn node<M: Copy + fmt::Display>(
         tree: &Tree<M>,
         id: NodeId,
-        is_root: bool,
+        parent: Option<NodeId>,
         parent_visits: u64,
         depth: usize,
         availability: bool,
     ) -> TreeNode {
+        let is_root = parent.is_none();
         let n = tree.node(id);
         let mut children: Vec<(NodeId, u64)> = tree
             .children(id)
@@ -668,17 +669,17 @@ fn export_tree<G: GameDef>(
         } else {
             children
                 .iter()
-                .map(|&(c, _)| node(tree, c, false, visits, depth - 1, availability))
+                .map(|&(c, _)| node(tree, c, Some(id), visits, depth - 1, availability))
                 .collect()
         };
         TreeNode {
             mv: (!is_root).then(|| n.mv().to_string()),
             seat: (!is_root).then(|| n.seat()),
             visits,
-            availability: match (is_root, availability) {
-                (true, _) => visits,
-                (false, true) => n.avail() as u64,
-                (false, false) => parent_visits,
+            availability: match (parent, availability) {
+                (None, _) => visits,
+                (Some(p), true) => tree.availability(id, p) as u64,
+                (Some(_), false) => parent_visits,
             },
             mean: (!is_root && visits > 0).then(|| n.reward() / visits as f64),
             children,
@@ -690,7 +691,7 @@ fn export_tree<G: GameDef>(
     for tree in trees {
         for r in 0..tree.num_roots() {
             let root = tree.root(r);
-            roots.push(node(tree, root, true, 0, depth, availability));
+            roots.push(node(tree, root, None, 0, depth, availability));
         }
     }
     Some(TreeExport { roots })

@@ -63,6 +63,7 @@ pub(super) fn sequential<G: Game, W: Worlds<G>>(
 
 /// Root parallelism: one sequential search per tree and pool thread. Iteration budgets are split
 /// evenly (the first `n % threads` trees do one more); every thread stops at the same deadline.
+/// Returns the iterations done in each tree.
 pub(super) fn root<G: Game, W: Worlds<G>>(
     pool: &rayon::ThreadPool,
     trees: &mut [Tree<G::Move>],
@@ -70,12 +71,12 @@ pub(super) fn root<G: Game, W: Worlds<G>>(
     budget: &Budget,
     ucb: Ucb,
     rng: &mut Rng,
-) -> u64 {
+) -> Vec<u64> {
     let n = trees.len() as u64;
     let seeds = seeds(rng, trees.len());
     let start = BudgetClock::start(budget);
     let cells: Vec<Mutex<&mut Tree<G::Move>>> = trees.iter_mut().map(Mutex::new).collect();
-    let done = pool.broadcast(|ctx| {
+    pool.broadcast(|ctx| {
         let i = ctx.index();
         let Some(cell) = cells.get(i) else { return 0 };
         let mut tree = cell.lock();
@@ -88,8 +89,7 @@ pub(super) fn root<G: Game, W: Worlds<G>>(
         let clock = BudgetClock::with_limits(share, start.deadline());
         let mut rng = rng_from_seed(seeds[i]);
         sequential(&mut tree, worlds, &clock, ucb, &mut rng)
-    });
-    done.iter().sum()
+    })
 }
 
 /// Tree parallelism with access discipline `A` ([`super::tree::Shared`] or

@@ -145,15 +145,21 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
             virtual_loss: self.config.virtual_loss,
         };
         let threads = self.config.threads;
-        let iterations = match (self.config.parallel, &self.pool) {
+        let per_tree = match (self.config.parallel, &self.pool) {
             (Parallel::Sequential, _) | (_, None) => {
                 let clock = BudgetClock::start(budget);
-                parallel::sequential(&mut self.trees[0], worlds, &clock, ucb, rng)
+                vec![parallel::sequential(
+                    &mut self.trees[0],
+                    worlds,
+                    &clock,
+                    ucb,
+                    rng,
+                )]
             }
             (Parallel::Root, Some(pool)) => {
                 parallel::root(pool, &mut self.trees, worlds, budget, ucb, rng)
             }
-            (Parallel::Tree, Some(pool)) => parallel::tree::<G, W, super::tree::Shared>(
+            (Parallel::Tree, Some(pool)) => vec![parallel::tree::<G, W, super::tree::Shared>(
                 pool,
                 &self.trees[0],
                 worlds,
@@ -161,22 +167,37 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
                 ucb,
                 threads,
                 rng,
-            ),
-            (Parallel::TreeLocked, Some(pool)) => parallel::tree::<G, W, super::tree::Locked>(
-                pool,
-                &self.trees[0],
-                worlds,
-                budget,
-                ucb,
-                threads,
-                rng,
-            ),
-            (Parallel::Leaf, Some(pool)) => {
-                leaf::leaf(pool, &mut self.trees[0], worlds, budget, ucb, threads, rng)
+            )],
+            (Parallel::TreeLocked, Some(pool)) => {
+                vec![parallel::tree::<G, W, super::tree::Locked>(
+                    pool,
+                    &self.trees[0],
+                    worlds,
+                    budget,
+                    ucb,
+                    threads,
+                    rng,
+                )]
             }
+            (Parallel::Leaf, Some(pool)) => vec![leaf::leaf(
+                pool,
+                &mut self.trees[0],
+                worlds,
+                budget,
+                ucb,
+                threads,
+                rng,
+            )],
         };
+        if W::AVAILABILITY {
+            // ISMCTS does not count root visits while searching (nothing reads them, and every
+            // thread would write them); every iteration passed through the one root.
+            for (tree, &done) in self.trees.iter_mut().zip(&per_tree) {
+                tree.set_root_visits(done);
+            }
+        }
         SearchResult {
-            iterations,
+            iterations: per_tree.iter().sum(),
             children: root_stats(&self.trees, W::AVAILABILITY),
             nodes: self.trees.iter().map(|t| t.len() as u64).sum(),
         }

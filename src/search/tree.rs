@@ -324,6 +324,20 @@ impl<M: Copy> Tree<M> {
         unsafe { &*self.base.as_ptr().add(id.index()) }
     }
 
+    /// Sets the visit count of every root (for searches that do not count them as they go).
+    pub(crate) fn set_root_visits(&mut self, visits: u64) {
+        let visits = visits.min(u32::MAX as u64) as u32;
+        for r in 0..self.roots {
+            *self.node_mut(NodeId(r)).visits.get_mut() = visits;
+        }
+    }
+
+    fn node_mut(&mut self, id: NodeId) -> &mut Node<M> {
+        assert!(id.0 < self.len());
+        // SAFETY: `&mut self`, and `id` is a written slot (a root, below `len`).
+        unsafe { &mut *self.base.as_ptr().add(id.index()) }
+    }
+
     /// True when `id` is one of the roots.
     #[inline]
     pub(crate) fn is_root(&self, id: NodeId) -> bool {
