@@ -206,48 +206,53 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
 
 /// Root children of every root of every tree, merged by move.
 fn root_stats<M: Copy + Eq>(trees: &[Tree<M>], availability: bool) -> Vec<ChildStat<M>> {
-    let mut merged: Vec<(ChildStat<M>, f64)> = Vec::new();
+    // One allocation, sized for the worst case of no move in common between roots.
+    let children: usize = trees
+        .iter()
+        .map(|t| {
+            (0..t.num_roots())
+                .map(|r| t.children(t.root(r)).count())
+                .sum::<usize>()
+        })
+        .sum();
+    // `mean` holds the reward sum until the end.
+    let mut out: Vec<ChildStat<M>> = Vec::with_capacity(children);
     for tree in trees {
         for r in 0..tree.num_roots() {
             let root = tree.root(r);
             let parent_visits = tree.node(root).visits() as u64;
             for (id, child) in tree.children(root) {
                 let mv = child.mv();
-                let i = match merged.iter().position(|(s, _)| s.mv == mv) {
+                let i = match out.iter().position(|s| s.mv == mv) {
                     Some(i) => i,
                     None => {
-                        let empty = ChildStat {
+                        out.push(ChildStat {
                             mv,
                             visits: 0,
                             availability: 0,
                             mean: 0.0,
-                        };
-                        merged.push((empty, 0.0));
-                        merged.len() - 1
+                        });
+                        out.len() - 1
                     }
                 };
-                let (stat, reward) = &mut merged[i];
+                let stat = &mut out[i];
                 stat.visits += child.visits() as u64;
                 stat.availability += if availability {
                     tree.availability(id, root) as u64
                 } else {
                     parent_visits
                 };
-                *reward += child.reward();
+                stat.mean += child.reward();
             }
         }
     }
-    let mut out: Vec<ChildStat<M>> = merged
-        .into_iter()
-        .map(|(mut s, reward)| {
-            s.mean = if s.visits == 0 {
-                0.0
-            } else {
-                reward / s.visits as f64
-            };
-            s
-        })
-        .collect();
+    for s in &mut out {
+        s.mean = if s.visits == 0 {
+            0.0
+        } else {
+            s.mean / s.visits as f64
+        };
+    }
     out.sort_by(|a, b| {
         b.visits.cmp(&a.visits).then(
             b.mean
