@@ -42,7 +42,7 @@
 
 use crate::cards::{Card, CardSet, Suit};
 use crate::deal::{ConstrainedDeal, Holder};
-use crate::game::{DealError, DealSampler, Game, HiddenInfo, Rng, Seat};
+use crate::game::{DealError, DealSampler, Draws, Game, HiddenInfo, Rng, Seat};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 use super::GameDef;
@@ -200,6 +200,49 @@ impl Sueca {
     }
 }
 
+impl Sueca {
+    /// One whole random trick, led by the seat to move: the cards, draws and resulting state of
+    /// four [`Game::play`]s of moves drawn as [`playout_by_moves`](crate::game::playout_by_moves)
+    /// draws them, with the trick's shape known in advance, so there is no branch on who leads,
+    /// whether the trick is over, or who is winning it.
+    #[inline(always)]
+    fn random_trick(&mut self, draws: &mut Draws, rng: &mut Rng) {
+        let leader = self.to_move as usize;
+        let trump = self.trump.suit();
+        let hand = self.hands[leader];
+        let lead = hand.nth(draws.below(rng, hand.len() as u32) as usize);
+        self.hands[leader] = hand.without(lead);
+        self.played[leader].insert(lead);
+        let led_suit = pt::suit_mask(lead).0;
+        let mut best = lead;
+        let mut best_seat = leader;
+        let mut trick = lead.set();
+        for i in 1..SEATS {
+            let seat = (leader + i) % SEATS;
+            let hand = self.hands[seat];
+            let follow = hand.0 & led_suit;
+            let legal = CardSet(if follow == 0 { hand.0 } else { follow });
+            let card = legal.nth(draws.below(rng, legal.len() as u32) as usize);
+            self.hands[seat] = hand.without(card);
+            self.played[seat].insert(card);
+            // A card off the led suit, which shows a void, is played exactly when the hand has
+            // none of it.
+            self.voids[seat].0 |= led_suit & ((follow == 0) as u64).wrapping_neg();
+            let beats = pt::beats(card, best, trump);
+            best = if beats { card } else { best };
+            best_seat = if beats { seat } else { best_seat };
+            trick.insert(card);
+        }
+        self.won[best_seat & 1] |= trick;
+        self.trick = CardSet::EMPTY;
+        self.lead = lead;
+        self.best = best;
+        self.best_seat = best_seat as u8;
+        self.leader = best_seat as u8;
+        self.to_move = best_seat as u8;
+    }
+}
+
 impl Game for Sueca {
     type Move = Card;
     type Moves = CardSet;
@@ -259,6 +302,20 @@ impl Game for Sueca {
         // The seat to move has not played to this trick, so it holds the most cards: its hand
         // is empty only when every hand is.
         self.hands[self.to_move as usize].is_empty()
+    }
+
+    /// Finishes the trick in progress card by card, then plays whole tricks
+    /// ([`Sueca::random_trick`]); ends in the state `playout_by_moves` reaches.
+    fn random_playout(&mut self, rng: &mut Rng) {
+        let mut draws = Draws::new();
+        while !self.trick.is_empty() {
+            let card = draws.pick(rng, &self.legal_moves());
+            self.play(card);
+        }
+        // Every hand holds one card per trick left.
+        for _ in 0..self.hands[self.to_move as usize].len() {
+            self.random_trick(&mut draws, rng);
+        }
     }
 
     #[inline]
@@ -733,6 +790,31 @@ mod tests {
                 .contains("not in the 40-card pack")
         );
         assert!(g.parse_move("Q").is_err());
+    }
+
+    #[test]
+    fn the_trick_by_trick_playout_ends_where_move_by_move_play_does() {
+        // From openings and from positions part-way through, mid-trick included, for every
+        // dealer: the same generator must give the same final state (hands, played cards, voids,
+        // tricks won, last trick's bookkeeping) and leave the generator at the same point.
+        let mut rng = rng_from_seed(23);
+        for game in 0..3_000 {
+            let cfg = SuecaConfig {
+                dealer: game % SEATS,
+                ..config()
+            };
+            let mut g = Sueca::new_game(&cfg, &mut rng);
+            for _ in 0..crate::cards::random_below(&mut rng, 40) {
+                g.play(g.legal_moves().random(&mut rng));
+            }
+            let (mut fast, mut reference) = (g, g);
+            let (mut r1, mut r2) = (rng_from_seed(game as u64), rng_from_seed(game as u64));
+            fast.random_playout(&mut r1);
+            crate::game::playout_by_moves(&mut reference, &mut r2);
+            assert!(fast.is_terminal());
+            assert_eq!(fast, reference, "from {g:?}");
+            assert_eq!(r1, r2);
+        }
     }
 
     /// The trick winner by the rules' text, independently of the bit tricks: the first trump in
