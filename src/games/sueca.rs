@@ -200,49 +200,6 @@ impl Sueca {
     }
 }
 
-impl Sueca {
-    /// One whole random trick, led by the seat to move: the cards, draws and resulting state of
-    /// four [`Game::play`]s of moves drawn as [`playout_by_moves`](crate::game::playout_by_moves)
-    /// draws them, with the trick's shape known in advance, so there is no branch on who leads,
-    /// whether the trick is over, or who is winning it.
-    #[inline(always)]
-    fn random_trick(&mut self, draws: &mut Draws, rng: &mut Rng) {
-        let leader = self.to_move as usize;
-        let trump = self.trump.suit();
-        let hand = self.hands[leader];
-        let lead = hand.nth(draws.below(rng, hand.len() as u32) as usize);
-        self.hands[leader] = hand.without(lead);
-        self.played[leader].insert(lead);
-        let led_suit = pt::suit_mask(lead).0;
-        let mut best = lead;
-        let mut best_seat = leader;
-        let mut trick = lead.set();
-        for i in 1..SEATS {
-            let seat = (leader + i) % SEATS;
-            let hand = self.hands[seat];
-            let follow = hand.0 & led_suit;
-            let legal = CardSet(if follow == 0 { hand.0 } else { follow });
-            let card = legal.nth(draws.below(rng, legal.len() as u32) as usize);
-            self.hands[seat] = hand.without(card);
-            self.played[seat].insert(card);
-            // A card off the led suit, which shows a void, is played exactly when the hand has
-            // none of it.
-            self.voids[seat].0 |= led_suit & ((follow == 0) as u64).wrapping_neg();
-            let beats = pt::beats(card, best, trump);
-            best = if beats { card } else { best };
-            best_seat = if beats { seat } else { best_seat };
-            trick.insert(card);
-        }
-        self.won[best_seat & 1] |= trick;
-        self.trick = CardSet::EMPTY;
-        self.lead = lead;
-        self.best = best;
-        self.best_seat = best_seat as u8;
-        self.leader = best_seat as u8;
-        self.to_move = best_seat as u8;
-    }
-}
-
 impl Game for Sueca {
     type Move = Card;
     type Moves = CardSet;
@@ -304,18 +261,61 @@ impl Game for Sueca {
         self.hands[self.to_move as usize].is_empty()
     }
 
-    /// Finishes the trick in progress card by card, then plays whole tricks
-    /// ([`Sueca::random_trick`]); ends in the state `playout_by_moves` reaches.
+    /// Finishes the trick in progress card by card, then plays whole tricks, ending in the state
+    /// `playout_by_moves` reaches. Each trick's shape is known in advance (a lead, then three
+    /// followers in seat order), so there is no branch on leading, the end of the trick or who is
+    /// winning it (selects instead: in random play they are coin flips); the state lives in
+    /// locals, and the played cards are filled in at once, since every card still held will be
+    /// played by its holder.
     fn random_playout(&mut self, rng: &mut Rng) {
         let mut draws = Draws::new();
         while !self.trick.is_empty() {
             let card = draws.pick(rng, &self.legal_moves());
             self.play(card);
         }
-        // Every hand holds one card per trick left.
-        for _ in 0..self.hands[self.to_move as usize].len() {
-            self.random_trick(&mut draws, rng);
+        let trump = self.trump.suit();
+        let mut hands = self.hands;
+        let mut voids = self.voids;
+        let mut won = self.won;
+        let (mut lead, mut best, mut leader) = (self.lead, self.best, self.to_move as usize);
+        for (played, hand) in self.played.iter_mut().zip(hands) {
+            *played |= hand;
         }
+        // Every hand holds one card per trick left.
+        for _ in 0..hands[leader].len() {
+            let hand = hands[leader];
+            lead = hand.nth(draws.below(rng, hand.len() as u32) as usize);
+            hands[leader] = hand.without(lead);
+            let led_suit = pt::suit_mask(lead).0;
+            best = lead;
+            let mut best_seat = leader;
+            let mut trick = lead.set();
+            for i in 1..SEATS {
+                let seat = (leader + i) % SEATS;
+                let hand = hands[seat];
+                let follow = hand.0 & led_suit;
+                let legal = CardSet(if follow == 0 { hand.0 } else { follow });
+                let card = legal.nth(draws.below(rng, legal.len() as u32) as usize);
+                hands[seat] = hand.without(card);
+                // A card off the led suit, which shows a void, is played exactly when the hand
+                // has none of it.
+                voids[seat].0 |= led_suit & ((follow == 0) as u64).wrapping_neg();
+                let beats = pt::beats(card, best, trump);
+                best = if beats { card } else { best };
+                best_seat = if beats { seat } else { best_seat };
+                trick.insert(card);
+            }
+            won[best_seat & 1] |= trick;
+            leader = best_seat;
+        }
+        self.hands = hands;
+        self.voids = voids;
+        self.won = won;
+        self.lead = lead;
+        self.best = best;
+        self.best_seat = leader as u8;
+        self.leader = leader as u8;
+        self.to_move = leader as u8;
     }
 
     #[inline]
