@@ -276,43 +276,54 @@ impl Game for Sueca {
         let trump = self.trump.suit();
         let mut hands = self.hands;
         let mut voids = self.voids;
-        let mut won = self.won;
-        let (mut lead, mut best, mut leader) = (self.lead, self.best, self.to_move as usize);
+        let (mut leader, mut lead) = (self.to_move as usize, self.lead);
+        // Every card still held is played by its holder in the tricks to come.
+        let to_play = hands[0] | hands[1] | hands[2] | hands[3];
         for (played, hand) in self.played.iter_mut().zip(hands) {
             *played |= hand;
         }
+        // Cards team 0 takes from here on; team 1 takes the rest of `to_play`.
+        let mut won0 = 0u64;
+        // The trick's best card so far as one number: its trick rank, then its place in the
+        // trick (0 for the lead), then its card index, so that the highest number is the
+        // winner and says which card and whose it is.
+        let entry = |card: Card, follows: bool, place: u32| {
+            pt::trick_rank(card, follows, trump) << 8 | place << 6 | card.index() as u32
+        };
+        let mut top = None;
         // Every hand holds one card per trick left.
         for _ in 0..hands[leader].len() {
             let hand = hands[leader];
             lead = hand.nth(draws.below(rng, hand.len() as u32) as usize);
             hands[leader] = hand.without(lead);
             let led_suit = pt::suit_mask(lead).0;
-            best = lead;
-            let mut best_seat = leader;
-            let mut trick = lead.set();
-            for i in 1..SEATS {
-                let seat = (leader + i) % SEATS;
+            let mut best = entry(lead, true, 0);
+            let mut trick = lead.set().0;
+            for place in 1..SEATS {
+                let seat = (leader + place) % SEATS;
                 let hand = hands[seat];
                 let follow = hand.0 & led_suit;
                 let legal = CardSet(if follow == 0 { hand.0 } else { follow });
                 let card = legal.nth(draws.below(rng, legal.len() as u32) as usize);
                 hands[seat] = hand.without(card);
-                // A card off the led suit, which shows a void, is played exactly when the hand
-                // has none of it.
-                voids[seat].0 |= led_suit & ((follow == 0) as u64).wrapping_neg();
-                let beats = pt::beats(card, best, trump);
-                best = if beats { card } else { best };
-                best_seat = if beats { seat } else { best_seat };
-                trick.insert(card);
+                // The card is of the led suit exactly when the hand has some, and a void is
+                // shown exactly when it has none.
+                voids[seat].0 |= if follow == 0 { led_suit } else { 0 };
+                best = best.max(entry(card, follow != 0, place as u32));
+                trick |= card.set().0;
             }
-            won[best_seat & 1] |= trick;
-            leader = best_seat;
+            leader = (leader + (best >> 6 & 3) as usize) % SEATS;
+            won0 |= if leader & 1 == 0 { trick } else { 0 };
+            top = Some(best);
         }
         self.hands = hands;
         self.voids = voids;
-        self.won = won;
+        self.won[0].0 |= won0;
+        self.won[1].0 |= to_play.0 & !won0;
         self.lead = lead;
-        self.best = best;
+        if let Some(best) = top {
+            self.best = Card::from_index(best as u8 & 63).expect("a card index");
+        }
         self.best_seat = leader as u8;
         self.leader = leader as u8;
         self.to_move = leader as u8;
