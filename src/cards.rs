@@ -411,32 +411,25 @@ pub fn random_below<R: RngCore + ?Sized>(rng: &mut R, n: u32) -> u32 {
 
 /// Index of the `k`-th set bit of `x` (0-based); `k` must be below `x.count_ones()`.
 ///
-/// Vigna's broadword select ("Broadword implementation of rank/select queries", 2008): byte
-/// popcounts and their prefix sums in one multiply, the byte holding the bit found by a bytewise
-/// comparison with `k`, and the bit within that byte read from a 2 KiB table. It has no branch:
-/// in random playouts `k` and the set are unpredictable, and the bit-stripping loop this replaces
-/// mispredicted about once per move. (BMI2's `pdep` would do it in one instruction, but it is
-/// microcoded and slow on AMD Zen 1 and 2, and not in the x86-64-v2 baseline.)
+/// Three halving steps (is the bit in the low or the high 32, 16, 8 bits? one hardware popcount
+/// each) narrow `x` to one byte, and a 2 KiB table gives the bit within it. The steps compile to
+/// conditional moves, so there is no branch: in random playouts `k` and the set are
+/// unpredictable, and the bit-stripping loop this replaced mispredicted about once per move.
+/// Each step is a popcount, a compare and a select, so the chain from `k` to the answer is short.
+/// (BMI2's `pdep` would do it in one instruction, but it is microcoded and slow on AMD Zen 1
+/// and 2, and not in the x86-64-v2 baseline.)
 #[inline]
 fn select_bit(x: u64, k: u32) -> u32 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
     debug_assert!(k < x.count_ones());
-    // Popcount of each byte, then (times ONES) byte i holds the popcount of bytes 0..=i.
-    let mut sums = x - ((x >> 1) & 0x5555_5555_5555_5555);
-    sums = (sums & 0x3333_3333_3333_3333) + ((sums >> 2) & 0x3333_3333_3333_3333);
-    sums = ((sums + (sums >> 4)) & 0x0F0F_0F0F_0F0F_0F0F).wrapping_mul(ONES);
-    // Bytes whose running count is <= k lie wholly before the wanted bit; their number, times 8,
-    // is the wanted byte's offset. (Each byte is at most 64, so the high-bit trick compares
-    // them as unsigned bytes without borrows between bytes.)
-    let ks = (k as u64).wrapping_mul(ONES);
-    let le = ((((ks | HIGHS) - (sums & !HIGHS)) ^ sums ^ ks) & HIGHS) >> 7;
-    let place = (le.wrapping_mul(ONES) >> 53) & !7;
-    // k minus the count of the bytes before, then the table for the bit within the byte.
-    let before = ((sums << 8) >> place) & 0xFF;
-    let rank_in_byte = k as u64 - before;
-    let byte = (x >> place) & 0xFF;
-    place as u32 + SELECT_IN_BYTE[(rank_in_byte << 8 | byte) as usize & 0x7FF] as u32
+    let (mut x, mut k, mut base) = (x, k, 0);
+    for width in [32, 16, 8] {
+        let low = (x & ((1u64 << width) - 1)).count_ones();
+        let high = k >= low;
+        k = if high { k - low } else { k };
+        x = if high { x >> width } else { x };
+        base = if high { base + width } else { base };
+    }
+    base + SELECT_IN_BYTE[(k << 8 | (x as u32 & 0xFF)) as usize & 0x7FF] as u32
 }
 
 /// `SELECT_IN_BYTE[k * 256 + b]` is the position of the `k`-th set bit of the byte `b` (0 where

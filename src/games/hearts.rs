@@ -57,7 +57,7 @@ use std::fmt;
 
 use crate::cards::{Card, CardSet, Rank, Suit};
 use crate::deal::{ConstrainedDeal, Holder};
-use crate::game::{DealError, DealSampler, Game, HiddenInfo, Rng, Seat};
+use crate::game::{DealError, DealSampler, Draws, Game, HiddenInfo, Rng, Seat};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 use super::GameDef;
@@ -432,6 +432,71 @@ impl Game for Hearts {
     #[inline]
     fn is_terminal(&self) -> bool {
         self.tricks as usize == TRICKS
+    }
+
+    /// Plays the passing phase, the trick in progress and the first trick card by card, then
+    /// whole tricks, ending in the state `playout_by_moves` reaches. From the second trick on
+    /// the only rules are following suit and not leading hearts before they are broken, each
+    /// trick has a known shape (a lead, then three followers in seat order), and the winner is a
+    /// running maximum, so there is no branch on leading, the end of the trick or who is
+    /// winning it. The state lives in locals, and the played cards are filled in at once, since
+    /// every card still held will be played by its holder.
+    fn random_playout(&mut self, rng: &mut Rng) {
+        let mut draws = Draws::new();
+        while self.passes_left > 0 || self.in_trick > 0 || self.tricks == 0 {
+            let card = draws.pick(rng, &self.legal_moves());
+            self.play(card);
+        }
+        let mut hands = self.hands;
+        let mut voids = self.voids;
+        let mut points = self.points;
+        let mut broken = self.hearts_broken;
+        let mut leader = self.to_move as usize;
+        let mut last = None;
+        for (played, hand) in self.played.iter_mut().zip(hands) {
+            *played |= hand;
+        }
+        for _ in self.tricks as usize..TRICKS {
+            let hand = hands[leader];
+            let safe = hand.0 & !HEARTS.0;
+            let legal = CardSet(if !broken && safe != 0 { safe } else { hand.0 });
+            let lead = legal.nth(draws.below(rng, legal.len() as u32) as usize);
+            hands[leader] = hand.without(lead);
+            let led_suit = 0x1FFF << (lead.index() & 0x30);
+            // The best card so far as one number: whether it follows the led suit, then its
+            // card index (rank order within a suit), then its place in the trick.
+            let mut best = 1 << 8 | (lead.index() as u32) << 2;
+            let mut trick = lead.set().0;
+            for place in 1..SEATS {
+                let seat = (leader + place) % SEATS;
+                let hand = hands[seat];
+                let follow = hand.0 & led_suit;
+                let legal = CardSet(if follow == 0 { hand.0 } else { follow });
+                let card = legal.nth(draws.below(rng, legal.len() as u32) as usize);
+                hands[seat] = hand.without(card);
+                // The card is of the led suit exactly when the hand has some, and a void is
+                // shown exactly when it has none.
+                voids[seat].0 |= if follow == 0 { led_suit } else { 0 };
+                best = best
+                    .max(((follow != 0) as u32) << 8 | (card.index() as u32) << 2 | place as u32);
+                trick |= card.set().0;
+            }
+            leader = (leader + (best & 3) as usize) % SEATS;
+            points[leader] += points_in(CardSet(trick));
+            broken |= trick & POINT_CARDS.0 != 0;
+            last = Some((lead, best));
+        }
+        if let Some((lead, best)) = last {
+            self.lead_suit = lead.suit() as u8;
+            self.best_rank = (best >> 2 & 15) as u8;
+        }
+        self.hands = hands;
+        self.voids = voids;
+        self.points = points;
+        self.hearts_broken = broken;
+        self.tricks = TRICKS as u8;
+        self.best_seat = leader as u8;
+        self.to_move = leader as u8;
     }
 
     fn reward(&self, seat: Seat) -> f64 {
@@ -1044,6 +1109,31 @@ mod tests {
             self.trick.clear();
             self.tricks += 1;
             Some(winner)
+        }
+    }
+
+    #[test]
+    fn the_trick_by_trick_playout_ends_where_move_by_move_play_does() {
+        // From every passing direction, from openings and from positions part-way through
+        // (mid-pass, mid-trick, first trick, late): the same generator must give the same final
+        // state and leave the generator at the same point.
+        let mut rng = rng_from_seed(31);
+        for game in 0..3_000u64 {
+            let (pass, _) = Pass::ALL[game as usize % 4];
+            let mut g = Hearts::new_game(&HeartsConfig { pass }, &mut rng);
+            for _ in 0..crate::cards::random_below(&mut rng, 64) {
+                if g.is_terminal() {
+                    break;
+                }
+                g.play(g.legal_moves().random(&mut rng));
+            }
+            let (mut fast, mut reference) = (g, g);
+            let (mut r1, mut r2) = (rng_from_seed(game), rng_from_seed(game));
+            fast.random_playout(&mut r1);
+            crate::game::playout_by_moves(&mut reference, &mut r2);
+            assert!(fast.is_terminal());
+            assert_eq!(fast, reference, "from {g:?}");
+            assert_eq!(r1, r2);
         }
     }
 

@@ -42,7 +42,7 @@
 
 use crate::cards::{Card, CardSet, Suit};
 use crate::deal::{ConstrainedDeal, Holder};
-use crate::game::{DealError, DealSampler, Game, HiddenInfo, Rng, Seat};
+use crate::game::{DealError, DealSampler, Draws, Game, HiddenInfo, Rng, Seat};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 use super::GameDef;
@@ -259,6 +259,74 @@ impl Game for Sueca {
         // The seat to move has not played to this trick, so it holds the most cards: its hand
         // is empty only when every hand is.
         self.hands[self.to_move as usize].is_empty()
+    }
+
+    /// Finishes the trick in progress card by card, then plays whole tricks, ending in the state
+    /// `playout_by_moves` reaches. Each trick's shape is known in advance (a lead, then three
+    /// followers in seat order), so there is no branch on leading, the end of the trick or who is
+    /// winning it (selects instead: in random play they are coin flips); the state lives in
+    /// locals, and the played cards are filled in at once, since every card still held will be
+    /// played by its holder.
+    fn random_playout(&mut self, rng: &mut Rng) {
+        let mut draws = Draws::new();
+        while !self.trick.is_empty() {
+            let card = draws.pick(rng, &self.legal_moves());
+            self.play(card);
+        }
+        let trump = self.trump.suit();
+        let mut hands = self.hands;
+        let mut voids = self.voids;
+        let (mut leader, mut lead) = (self.to_move as usize, self.lead);
+        // Every card still held is played by its holder in the tricks to come.
+        let to_play = hands[0] | hands[1] | hands[2] | hands[3];
+        for (played, hand) in self.played.iter_mut().zip(hands) {
+            *played |= hand;
+        }
+        // Cards team 0 takes from here on; team 1 takes the rest of `to_play`.
+        let mut won0 = 0u64;
+        // The trick's best card so far as one number: its trick rank, then its place in the
+        // trick (0 for the lead), then its card index, so that the highest number is the
+        // winner and says which card and whose it is.
+        let entry = |card: Card, follows: bool, place: u32| {
+            pt::trick_rank(card, follows, trump) << 8 | place << 6 | card.index() as u32
+        };
+        let mut top = None;
+        // Every hand holds one card per trick left.
+        for _ in 0..hands[leader].len() {
+            let hand = hands[leader];
+            lead = hand.nth(draws.below(rng, hand.len() as u32) as usize);
+            hands[leader] = hand.without(lead);
+            let led_suit = pt::suit_mask(lead).0;
+            let mut best = entry(lead, true, 0);
+            let mut trick = lead.set().0;
+            for place in 1..SEATS {
+                let seat = (leader + place) % SEATS;
+                let hand = hands[seat];
+                let follow = hand.0 & led_suit;
+                let legal = CardSet(if follow == 0 { hand.0 } else { follow });
+                let card = legal.nth(draws.below(rng, legal.len() as u32) as usize);
+                hands[seat] = hand.without(card);
+                // The card is of the led suit exactly when the hand has some, and a void is
+                // shown exactly when it has none.
+                voids[seat].0 |= if follow == 0 { led_suit } else { 0 };
+                best = best.max(entry(card, follow != 0, place as u32));
+                trick |= card.set().0;
+            }
+            leader = (leader + (best >> 6 & 3) as usize) % SEATS;
+            won0 |= if leader & 1 == 0 { trick } else { 0 };
+            top = Some(best);
+        }
+        self.hands = hands;
+        self.voids = voids;
+        self.won[0].0 |= won0;
+        self.won[1].0 |= to_play.0 & !won0;
+        self.lead = lead;
+        if let Some(best) = top {
+            self.best = Card::from_index(best as u8 & 63).expect("a card index");
+        }
+        self.best_seat = leader as u8;
+        self.leader = leader as u8;
+        self.to_move = leader as u8;
     }
 
     #[inline]
@@ -737,6 +805,31 @@ mod tests {
                 .contains("not in the 40-card pack")
         );
         assert!(g.parse_move("Q").is_err());
+    }
+
+    #[test]
+    fn the_trick_by_trick_playout_ends_where_move_by_move_play_does() {
+        // From openings and from positions part-way through, mid-trick included, for every
+        // dealer: the same generator must give the same final state (hands, played cards, voids,
+        // tricks won, last trick's bookkeeping) and leave the generator at the same point.
+        let mut rng = rng_from_seed(23);
+        for game in 0..3_000 {
+            let cfg = SuecaConfig {
+                dealer: game % SEATS,
+                ..config()
+            };
+            let mut g = Sueca::new_game(&cfg, &mut rng);
+            for _ in 0..crate::cards::random_below(&mut rng, 40) {
+                g.play(g.legal_moves().random(&mut rng));
+            }
+            let (mut fast, mut reference) = (g, g);
+            let (mut r1, mut r2) = (rng_from_seed(game as u64), rng_from_seed(game as u64));
+            fast.random_playout(&mut r1);
+            crate::game::playout_by_moves(&mut reference, &mut r2);
+            assert!(fast.is_terminal());
+            assert_eq!(fast, reference, "from {g:?}");
+            assert_eq!(r1, r2);
+        }
     }
 
     /// The trick winner by the rules' text, independently of the bit tricks: the first trump in
