@@ -14,6 +14,7 @@
 //! ```
 
 use std::fmt;
+use std::hint;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not, Sub, SubAssign};
 use std::str::FromStr;
 
@@ -412,8 +413,7 @@ pub fn random_below<R: RngCore + ?Sized>(rng: &mut R, n: u32) -> u32 {
 /// Index of the `k`-th set bit of `x` (0-based); `k` must be below `x.count_ones()`.
 ///
 /// Three halving steps (is the bit in the low or the high 32, 16, 8 bits? one hardware popcount
-/// each) narrow `x` to one byte, and a 2 KiB table gives the bit within it. The steps compile to
-/// conditional moves, so there is no branch: in random playouts `k` and the set are
+/// each) narrow `x` to one byte, and a 2 KiB table gives the bit within it. There is no branch: in random playouts `k` and the set are
 /// unpredictable, and the bit-stripping loop this replaced mispredicted about once per move.
 /// Each step is a popcount, a compare and a select, so the chain from `k` to the answer is short.
 /// (BMI2's `pdep` would do it in one instruction, but it is microcoded and slow on AMD Zen 1
@@ -424,10 +424,12 @@ fn select_bit(x: u64, k: u32) -> u32 {
     let (mut x, mut k, mut base) = (x, k, 0);
     for width in [32, 16, 8] {
         let low = (x & ((1u64 << width) - 1)).count_ones();
+        // Hinted so that the optimiser keeps conditional moves: with plain `if`s it turned them
+        // into branches in one caller, at a mispredict per level.
         let high = k >= low;
-        k = if high { k - low } else { k };
-        x = if high { x >> width } else { x };
-        base = if high { base + width } else { base };
+        k = hint::select_unpredictable(high, k.wrapping_sub(low), k);
+        x = hint::select_unpredictable(high, x >> width, x);
+        base = hint::select_unpredictable(high, base + width, base);
     }
     base + SELECT_IN_BYTE[(k << 8 | (x as u32 & 0xFF)) as usize & 0x7FF] as u32
 }

@@ -104,8 +104,9 @@ where
 /// A playout draws one small index per move (below the number of legal moves, at most 64), so a
 /// whole 64-bit generator step per move is wasteful: `Draws` keeps the output and hands out its
 /// four 16-bit slices in turn, each made exactly uniform by Lemire's multiply-shift with its
-/// rejection step (which redraws with probability below `n / 2^16`). The same generator and the
-/// same sequence of bounds always give the same indices.
+/// rejection step (which redraws with probability below `n / 2^16`, from slices of fresh
+/// outputs, leaving the kept one alone). The same generator and the same sequence of bounds and
+/// [`Draws::restart`]s always give the same indices.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Draws {
     bits: u64,
@@ -132,6 +133,16 @@ impl Draws {
         x
     }
 
+    /// Drops what is left of the kept output, so that the next draw starts a fresh one.
+    ///
+    /// Game-specific playouts call it at the start of every trick: a trick's (at most four)
+    /// draws then come from one output, and with no leftover to count the compiler drops the
+    /// bookkeeping from the unrolled trick.
+    #[inline]
+    pub fn restart(&mut self) {
+        self.left = 0;
+    }
+
     /// A uniform integer in `0..n` (`0 < n <= 2^16`; larger bounds take a whole 32-bit draw).
     #[inline]
     pub fn below(&mut self, rng: &mut Rng, n: u32) -> u32 {
@@ -139,9 +150,24 @@ impl Draws {
         if n > 1 << 16 {
             return crate::cards::random_below(rng, n);
         }
+        match lemire16(self.next16(rng), n) {
+            Some(v) => v,
+            None => Draws::redraw(rng, n),
+        }
+    }
+
+    /// After a rejection: slices of fresh outputs until one is accepted. Kept out of line (it
+    /// runs with probability below `n / 2^16`) and away from the kept output, so the draws that
+    /// follow stay where they were.
+    #[cold]
+    #[inline(never)]
+    fn redraw(rng: &mut Rng, n: u32) -> u32 {
         loop {
-            if let Some(v) = lemire16(self.next16(rng), n) {
-                return v;
+            let word = rng.next_u64();
+            for i in 0..4 {
+                if let Some(v) = lemire16((word >> (16 * i)) as u32 & 0xFFFF, n) {
+                    return v;
+                }
             }
         }
     }
@@ -150,6 +176,26 @@ impl Draws {
     #[inline]
     pub fn pick<M: Copy, S: MoveSet<M>>(&mut self, rng: &mut Rng, moves: &S) -> M {
         moves.nth(self.below(rng, moves.len() as u32) as usize)
+    }
+}
+
+/// [`playout_by_moves`], with a [`Draws::restart`] before every move for which
+/// `restart(state, previous move)` says so: the reference for game-specific playouts that restart
+/// their draws at each trick (their tests say where).
+pub fn playout_by_moves_restarting<G: Game>(
+    state: &mut G,
+    rng: &mut Rng,
+    mut restart: impl FnMut(&G, Option<G::Move>) -> bool,
+) {
+    let mut draws = Draws::new();
+    let mut previous = None;
+    while !state.is_terminal() {
+        if restart(state, previous) {
+            draws.restart();
+        }
+        let mv = draws.pick(rng, &state.legal_moves());
+        state.play(mv);
+        previous = Some(mv);
     }
 }
 
@@ -178,8 +224,9 @@ const fn rejection_threshold(n: u32) -> u32 {
 /// each move with one [`Draws`].
 ///
 /// This is [`Game::random_playout`]'s default and its reference: a game that overrides
-/// `random_playout` with a specialised loop must end, for the same generator, in exactly the state
-/// this reaches.
+/// `random_playout` with a specialised loop must play the same moves as this does (or as
+/// [`playout_by_moves_restarting`] does, if it restarts its draws at each trick) for the same
+/// generator, and end in exactly the same state; its tests check that.
 #[inline]
 pub fn playout_by_moves<G: Game>(state: &mut G, rng: &mut Rng) {
     let mut draws = Draws::new();
@@ -222,7 +269,8 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     }
     /// Plays uniformly random legal moves until the game ends: the rollout of every search
     /// iteration. The default is [`playout_by_moves`]; games override it with a tighter loop that
-    /// must end in the same state as that one for the same generator.
+    /// must play the moves that one (or [`playout_by_moves_restarting`]) plays for the same
+    /// generator, and end in the same state.
     #[inline]
     fn random_playout(&mut self, rng: &mut Rng) {
         playout_by_moves(self, rng)
@@ -391,6 +439,44 @@ mod tests {
         }
         // Nothing else was taken from the generator.
         assert_eq!(a.next_u64(), b.next_u64());
+    }
+
+    #[test]
+    fn a_rejection_redraws_from_fresh_outputs_and_keeps_the_rest_of_the_kept_one() {
+        // Find a generator output whose first slice is rejected for n = 40,000 and whose other
+        // slices are accepted; then the draws are: a fresh output's slices for the first index,
+        // and the kept output's second to fourth slices for the next three.
+        let n = 40_000u32;
+        for seed in 0..1_000 {
+            let mut probe = rng_from_seed(seed);
+            let word = probe.next_u64();
+            let slice = |i: u32| (word >> (16 * i)) as u32 & 0xFFFF;
+            if lemire16(slice(0), n).is_some() || (1..4).any(|i| lemire16(slice(i), n).is_none()) {
+                continue;
+            }
+            let mut rng = rng_from_seed(seed);
+            let mut draws = Draws::new();
+            let first = draws.below(&mut rng, n);
+            let mut fresh = rng_from_seed(seed);
+            fresh.next_u64();
+            assert_eq!(first, Draws::redraw(&mut fresh, n));
+            for i in 1..4 {
+                assert_eq!(Some(draws.below(&mut rng, n)), lemire16(slice(i), n));
+            }
+            return;
+        }
+        panic!("no suitable seed");
+    }
+
+    #[test]
+    fn restart_starts_a_fresh_output() {
+        let (mut a, mut b) = (rng_from_seed(5), rng_from_seed(5));
+        let mut draws = Draws::new();
+        draws.below(&mut a, 1 << 16);
+        draws.restart();
+        b.next_u64();
+        let word = b.next_u64();
+        assert_eq!(draws.below(&mut a, 1 << 16) as u64, word & 0xFFFF);
     }
 
     #[test]

@@ -54,6 +54,7 @@
 //! not modelled. See [`HeartsSampler`].
 
 use std::fmt;
+use std::hint::select_unpredictable;
 
 use crate::cards::{Card, CardSet, Rank, Suit};
 use crate::deal::{ConstrainedDeal, Holder};
@@ -435,7 +436,8 @@ impl Game for Hearts {
     }
 
     /// Plays the passing phase, the trick in progress and the first trick card by card, then
-    /// whole tricks, ending in the state `playout_by_moves` reaches. From the second trick on
+    /// whole tricks, each drawn from one generator output ([`Draws::restart`]). From the second
+    /// trick on
     /// the only rules are following suit and not leading hearts before they are broken, each
     /// trick has a known shape (a lead, then three followers in seat order), and the winner is a
     /// running maximum, so there is no branch on leading, the end of the trick or who is
@@ -457,9 +459,10 @@ impl Game for Hearts {
             *played |= hand;
         }
         for _ in self.tricks as usize..TRICKS {
+            draws.restart();
             let hand = hands[leader];
             let safe = hand.0 & !HEARTS.0;
-            let legal = CardSet(if !broken && safe != 0 { safe } else { hand.0 });
+            let legal = CardSet(select_unpredictable(!broken && safe != 0, safe, hand.0));
             let lead = legal.nth(draws.below(rng, legal.len() as u32) as usize);
             hands[leader] = hand.without(lead);
             let led_suit = 0x1FFF << (lead.index() & 0x30);
@@ -471,14 +474,14 @@ impl Game for Hearts {
                 let seat = (leader + place) % SEATS;
                 let hand = hands[seat];
                 let follow = hand.0 & led_suit;
-                let legal = CardSet(if follow == 0 { hand.0 } else { follow });
+                let legal = CardSet(select_unpredictable(follow == 0, hand.0, follow));
                 let card = legal.nth(draws.below(rng, legal.len() as u32) as usize);
                 hands[seat] = hand.without(card);
                 // The card is of the led suit exactly when the hand has some, and a void is
                 // shown exactly when it has none.
-                voids[seat].0 |= if follow == 0 { led_suit } else { 0 };
-                best = best
-                    .max(((follow != 0) as u32) << 8 | (card.index() as u32) << 2 | place as u32);
+                voids[seat].0 |= select_unpredictable(follow == 0, led_suit, 0);
+                let entry = ((follow != 0) as u32) << 8 | (card.index() as u32) << 2 | place as u32;
+                best = select_unpredictable(entry > best, entry, best);
                 trick |= card.set().0;
             }
             leader = (leader + (best & 3) as usize) % SEATS;
@@ -1116,7 +1119,8 @@ mod tests {
     fn the_trick_by_trick_playout_ends_where_move_by_move_play_does() {
         // From every passing direction, from openings and from positions part-way through
         // (mid-pass, mid-trick, first trick, late): the same generator must give the same final
-        // state and leave the generator at the same point.
+        // state as play() move by move with the draws restarted at each trick from the second,
+        // and leave the generator at the same point.
         let mut rng = rng_from_seed(31);
         for game in 0..3_000u64 {
             let (pass, _) = Pass::ALL[game as usize % 4];
@@ -1130,7 +1134,9 @@ mod tests {
             let (mut fast, mut reference) = (g, g);
             let (mut r1, mut r2) = (rng_from_seed(game), rng_from_seed(game));
             fast.random_playout(&mut r1);
-            crate::game::playout_by_moves(&mut reference, &mut r2);
+            crate::game::playout_by_moves_restarting(&mut reference, &mut r2, |g, _| {
+                !g.is_passing() && g.in_trick == 0 && g.tricks >= 1
+            });
             assert!(fast.is_terminal());
             assert_eq!(fast, reference, "from {g:?}");
             assert_eq!(r1, r2);

@@ -40,6 +40,8 @@
 //! assert_eq!(game.score(0) + game.score(1), 120.0);
 //! ```
 
+use std::hint::select_unpredictable;
+
 use crate::cards::{Card, CardSet, Suit};
 use crate::deal::{ConstrainedDeal, Holder};
 use crate::game::{DealError, DealSampler, Draws, Game, HiddenInfo, Rng, Seat};
@@ -261,8 +263,8 @@ impl Game for Sueca {
         self.hands[self.to_move as usize].is_empty()
     }
 
-    /// Finishes the trick in progress card by card, then plays whole tricks, ending in the state
-    /// `playout_by_moves` reaches. Each trick's shape is known in advance (a lead, then three
+    /// Finishes the trick in progress card by card, then plays whole tricks, each drawn from one
+    /// generator output ([`Draws::restart`]). Each trick's shape is known in advance (a lead, then three
     /// followers in seat order), so there is no branch on leading, the end of the trick or who is
     /// winning it (selects instead: in random play they are coin flips); the state lives in
     /// locals, and the played cards are filled in at once, since every card still held will be
@@ -293,6 +295,7 @@ impl Game for Sueca {
         let mut top = None;
         // Every hand holds one card per trick left.
         for _ in 0..hands[leader].len() {
+            draws.restart();
             let hand = hands[leader];
             lead = hand.nth(draws.below(rng, hand.len() as u32) as usize);
             hands[leader] = hand.without(lead);
@@ -303,17 +306,18 @@ impl Game for Sueca {
                 let seat = (leader + place) % SEATS;
                 let hand = hands[seat];
                 let follow = hand.0 & led_suit;
-                let legal = CardSet(if follow == 0 { hand.0 } else { follow });
+                let legal = CardSet(select_unpredictable(follow == 0, hand.0, follow));
                 let card = legal.nth(draws.below(rng, legal.len() as u32) as usize);
                 hands[seat] = hand.without(card);
                 // The card is of the led suit exactly when the hand has some, and a void is
                 // shown exactly when it has none.
-                voids[seat].0 |= if follow == 0 { led_suit } else { 0 };
-                best = best.max(entry(card, follow != 0, place as u32));
+                voids[seat].0 |= select_unpredictable(follow == 0, led_suit, 0);
+                let entry = entry(card, follow != 0, place as u32);
+                best = select_unpredictable(entry > best, entry, best);
                 trick |= card.set().0;
             }
             leader = (leader + (best >> 6 & 3) as usize) % SEATS;
-            won0 |= if leader & 1 == 0 { trick } else { 0 };
+            won0 |= select_unpredictable(leader & 1 == 0, trick, 0);
             top = Some(best);
         }
         self.hands = hands;
@@ -811,7 +815,8 @@ mod tests {
     fn the_trick_by_trick_playout_ends_where_move_by_move_play_does() {
         // From openings and from positions part-way through, mid-trick included, for every
         // dealer: the same generator must give the same final state (hands, played cards, voids,
-        // tricks won, last trick's bookkeeping) and leave the generator at the same point.
+        // tricks won, last trick's bookkeeping) as play() move by move with the draws restarted
+        // at each trick, and leave the generator at the same point.
         let mut rng = rng_from_seed(23);
         for game in 0..3_000 {
             let cfg = SuecaConfig {
@@ -825,7 +830,9 @@ mod tests {
             let (mut fast, mut reference) = (g, g);
             let (mut r1, mut r2) = (rng_from_seed(game as u64), rng_from_seed(game as u64));
             fast.random_playout(&mut r1);
-            crate::game::playout_by_moves(&mut reference, &mut r2);
+            crate::game::playout_by_moves_restarting(&mut reference, &mut r2, |g, _| {
+                g.trick().is_empty()
+            });
             assert!(fast.is_terminal());
             assert_eq!(fast, reference, "from {g:?}");
             assert_eq!(r1, r2);
