@@ -20,6 +20,7 @@ use std::marker::PhantomData;
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::*};
 
+use crossbeam::utils::CachePadded;
 use parking_lot::RawMutex;
 use parking_lot::lock_api::RawMutex as _;
 
@@ -174,8 +175,9 @@ const CACHE_LINE: usize = 64;
 pub struct Tree<M> {
     base: NonNull<Node<M>>,
     capacity: u32,
-    /// Next free slot. May run past `capacity` by at most one per racing thread (shared mode).
-    len: AtomicU32,
+    /// Next free slot. May run past `capacity` by at most one block per racing thread (shared
+    /// mode). On a cache line of its own: threads bump it while every node access reads `base`.
+    len: CachePadded<AtomicU32>,
     roots: u32,
     /// Roots and their children sit on cache lines of their own (shared searches).
     padded: bool,
@@ -250,7 +252,7 @@ impl<M> Tree<M> {
         Ok(Tree {
             base,
             capacity,
-            len: AtomicU32::new(0),
+            len: CachePadded::new(AtomicU32::new(0)),
             roots: 0,
             padded: false,
         })
@@ -459,6 +461,20 @@ mod sealed {
     impl Sealed for super::Locked {}
 }
 
+/// A thread's block of arena slots in a shared tree. Threads claim slots [`Slots::BLOCK`] at a
+/// time, so expanding rarely touches the arena's shared bump pointer, and each thread's nodes
+/// sit together in memory. A search leaves at most one partly used block per thread.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Slots {
+    next: u32,
+    end: u32,
+}
+
+impl Slots {
+    /// Slots claimed at once (1 KiB of card-game nodes).
+    pub(crate) const BLOCK: u32 = 32;
+}
+
 /// How a thread marks the nodes on its path while its playout is in flight (tree modes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Entry {
@@ -581,9 +597,16 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
     }
 
     /// Adds `by` to the availability of `id` (for a root: of every child of the root).
+    ///
+    /// Always a plain load and store, even in lock-free shared trees: a selection step bumps
+    /// every compatible child, and an atomic read-modify-write on each of those contended
+    /// lines stalls the thread, where a store retires into the store buffer. Two threads that
+    /// bump the same child at the same instant can lose one of the two increments; availability
+    /// only scales the exploration term, so an occasional lost count is harmless, while visits
+    /// and rewards stay exact.
     #[inline]
     pub(crate) fn add_avail(&self, id: NodeId, by: u32) {
-        add_u32::<A>(&self.node(id).avail, by);
+        add_u32::<Exclusive>(&self.node(id).avail, by);
     }
 
     /// Marks this thread as searching below `id`, as `entry` says.
@@ -617,7 +640,8 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
     ///
     /// With a `Shared` handle, another thread may have added the same move since `head` was
     /// read; then that child is returned (its virtual loss taken) and the slot just
-    /// bump-allocated stays unused. `Locked` callers must hold `parent`'s lock.
+    /// taken stays unused. `Locked` callers must hold `parent`'s lock. Shared handles take
+    /// slots from this thread's block `slots`.
     #[inline]
     pub(crate) fn expand(
         &self,
@@ -626,6 +650,7 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
         seat: Seat,
         entry: Entry,
         head: NodeId,
+        slots: &mut Slots,
     ) -> Option<NodeId> {
         let tree = self.tree;
         let (visits, vl) = match entry {
@@ -647,19 +672,33 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
             p.first_child.store(i, Relaxed);
             return Some(NodeId(i));
         }
-        // Checking first keeps `len` from creeping towards overflow once the arena is full.
-        if tree.len.load(Relaxed) >= tree.capacity {
-            return None;
-        }
-        // Every thread updates the root's children: give each its own cache line, so threads
-        // working under different root moves do not contend on one (a few slots per search).
         let i = if tree.padded && tree.is_root(parent) {
+            // Every thread updates the root's children: each gets its own cache line, so
+            // threads under different root moves do not contend (a few slots per search).
+            if tree.len.load(Relaxed) >= tree.capacity {
+                return None;
+            }
             let per_line = Tree::<M>::NODES_PER_LINE;
             tree.len
                 .fetch_add(per_line, Relaxed)
                 .next_multiple_of(per_line)
         } else {
-            tree.len.fetch_add(1, Relaxed)
+            if slots.next == slots.end {
+                // Checking first keeps `len` from creeping towards overflow once full.
+                if tree.len.load(Relaxed) >= tree.capacity {
+                    return None;
+                }
+                let start = tree.len.fetch_add(Slots::BLOCK, Relaxed);
+                if start >= tree.capacity {
+                    return None;
+                }
+                *slots = Slots {
+                    next: start,
+                    end: (start + Slots::BLOCK).min(tree.capacity),
+                };
+            }
+            slots.next += 1;
+            slots.next - 1
         };
         if i >= tree.capacity {
             return None;
@@ -706,12 +745,30 @@ mod tests {
         assert_eq!(tree.reset(1), 1);
         let t = tree.exclusive();
         let a = t
-            .expand(NodeId(0), 10, 0, Entry::Unmarked, NodeId::NONE)
+            .expand(
+                NodeId(0),
+                10,
+                0,
+                Entry::Unmarked,
+                NodeId::NONE,
+                &mut Slots::default(),
+            )
             .unwrap();
-        let b = t.expand(NodeId(0), 11, 1, Entry::Unmarked, a).unwrap();
-        let c = t.expand(a, 12, 1, Entry::Unmarked, NodeId::NONE).unwrap();
+        let b = t
+            .expand(NodeId(0), 11, 1, Entry::Unmarked, a, &mut Slots::default())
+            .unwrap();
+        let c = t
+            .expand(
+                a,
+                12,
+                1,
+                Entry::Unmarked,
+                NodeId::NONE,
+                &mut Slots::default(),
+            )
+            .unwrap();
         assert_eq!(
-            t.expand(a, 13, 1, Entry::Unmarked, c),
+            t.expand(a, 13, 1, Entry::Unmarked, c, &mut Slots::default()),
             None,
             "full at 4 nodes"
         );
@@ -732,7 +789,14 @@ mod tests {
         tree.reset(1);
         let e = tree.exclusive();
         let a = e
-            .expand(NodeId(0), 1, 0, Entry::VirtualLoss, NodeId::NONE)
+            .expand(
+                NodeId(0),
+                1,
+                0,
+                Entry::VirtualLoss,
+                NodeId::NONE,
+                &mut Slots::default(),
+            )
             .unwrap();
         e.update(a, 1, 0.5, Entry::VirtualLoss);
         e.add_avail(a, 2);
@@ -782,7 +846,14 @@ mod tests {
                                     id
                                 }
                                 None => t
-                                    .expand(NodeId(0), mv, 0, Entry::VirtualLoss, head)
+                                    .expand(
+                                        NodeId(0),
+                                        mv,
+                                        0,
+                                        Entry::VirtualLoss,
+                                        head,
+                                        &mut Slots::default(),
+                                    )
                                     .unwrap(),
                             };
                             assert_eq!(t.node(c).mv(), mv);
@@ -813,10 +884,30 @@ mod tests {
         tree.reset(1);
         let root = NodeId(0);
         let t = tree.exclusive();
-        let a = t.expand(root, 1, 0, Entry::Unmarked, NodeId::NONE).unwrap();
-        let d = t.expand(a, 9, 1, Entry::Unmarked, NodeId::NONE).unwrap();
+        let a = t
+            .expand(
+                root,
+                1,
+                0,
+                Entry::Unmarked,
+                NodeId::NONE,
+                &mut Slots::default(),
+            )
+            .unwrap();
+        let d = t
+            .expand(
+                a,
+                9,
+                1,
+                Entry::Unmarked,
+                NodeId::NONE,
+                &mut Slots::default(),
+            )
+            .unwrap();
         t.add_avail(root, 1);
-        let b = t.expand(root, 2, 0, Entry::Unmarked, a).unwrap();
+        let b = t
+            .expand(root, 2, 0, Entry::Unmarked, a, &mut Slots::default())
+            .unwrap();
         t.add_avail(root, 2);
         t.add_avail(d, 4);
         assert_eq!(tree.availability(a, root), 4);

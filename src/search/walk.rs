@@ -11,7 +11,7 @@ use crate::cards::random_below;
 use crate::game::{Game, MoveSet, Rng};
 
 use super::rollout::Rewards;
-use super::tree::{Access, Entry, NodeId, TreeRef};
+use super::tree::{Access, Entry, NodeId, Slots, TreeRef};
 
 /// The selection rule's constants.
 #[derive(Clone, Copy, Debug)]
@@ -34,6 +34,8 @@ pub(crate) struct Walker {
     entry: Entry,
     path: Vec<NodeId>,
     compatible: Vec<NodeId>,
+    /// This thread's arena slots (shared trees).
+    slots: Slots,
 }
 
 /// `ln(x)` for `x >= 1`, inlined: UCB takes one logarithm per child per level, and a libm call
@@ -94,6 +96,7 @@ impl Walker {
             entry,
             path: Vec::with_capacity(64),
             compatible: Vec::with_capacity(64),
+            slots: Slots::default(),
         }
     }
 
@@ -184,7 +187,7 @@ impl Walker {
                     self.pick_untried::<G, A>(tree, &legal, rng)
                 };
                 let seat = state.current_seat();
-                let child = tree.expand(node, mv, seat, entry, head);
+                let child = tree.expand(node, mv, seat, entry, head, &mut self.slots);
                 tree.unlock(node);
                 if let Some(child) = child {
                     state.play(mv);
