@@ -121,7 +121,7 @@ impl Draws {
     }
 
     /// The next 16 random bits.
-    #[inline]
+    #[inline(always)]
     fn next16(&mut self, rng: &mut Rng) -> u32 {
         if self.left == 0 {
             self.bits = rng.next_u64();
@@ -138,13 +138,15 @@ impl Draws {
     /// Game-specific playouts call it at the start of every trick: a trick's (at most four)
     /// draws then come from one output, and with no leftover to count the compiler drops the
     /// bookkeeping from the unrolled trick.
-    #[inline]
+    #[inline(always)]
     pub fn restart(&mut self) {
         self.left = 0;
     }
 
     /// A uniform integer in `0..n` (`0 < n <= 2^16`; larger bounds take a whole 32-bit draw).
-    #[inline]
+    /// Always inlined: it is a handful of instructions, and in a playout that plays a trick
+    /// at a time the bookkeeping of the kept output folds away only where it is inlined.
+    #[inline(always)]
     pub fn below(&mut self, rng: &mut Rng, n: u32) -> u32 {
         debug_assert!(n > 0);
         if n > 1 << 16 {

@@ -459,27 +459,38 @@ impl Game for Bisca {
             self.play(mv);
         }
         let trump = self.trump;
-        let mut hands = self.hands;
         let mut played = self.played;
         let mut voids = self.voids;
-        let mut won = self.won;
         let mut leader = self.to_move as usize;
+        // The leader's hand and the other's, in registers: after a trick the winner's becomes
+        // the leader's by a select, with no store and reload through a hand slot on the path
+        // from one trick to the next.
+        let (mut lh, mut oh) = (self.hands[leader], self.hands[leader ^ 1]);
+        // Cards taken from here on, and those of them seat 0 took.
+        let (mut taken, mut won0) = (0u64, 0u64);
         let mut next = self.next as usize;
         while next < STOCK {
             let other = leader ^ 1;
-            let lead = self.random_stock_phase_card(&mut hands[leader], leader, &mut draws, rng);
-            hands[leader].remove(lead);
+            let lead = self.random_stock_phase_card(&mut lh, leader, &mut draws, rng);
+            lh.remove(lead);
             played[leader].insert(lead);
-            let reply = self.random_stock_phase_card(&mut hands[other], other, &mut draws, rng);
-            hands[other].remove(reply);
+            let reply = self.random_stock_phase_card(&mut oh, other, &mut draws, rng);
+            oh.remove(reply);
             played[other].insert(reply);
             let follows = (lead.index() ^ reply.index()) >> 4 == 0;
             let other_wins =
                 pt::trick_rank(reply, follows, trump) > pt::trick_rank(lead, true, trump);
             let winner = select_unpredictable(other_wins, other, leader);
-            won[winner] |= lead.set() | reply.set();
-            hands[winner].insert(self.stock[next]);
-            hands[winner ^ 1].insert(self.stock[next + 1]);
+            let trick = lead.set().0 | reply.set().0;
+            taken |= trick;
+            won0 |= select_unpredictable(winner == 0, trick, 0);
+            // The winner draws first.
+            let (w, l) = (
+                select_unpredictable(other_wins, oh, lh),
+                select_unpredictable(other_wins, lh, oh),
+            );
+            lh = w.with(self.stock[next]);
+            oh = l.with(self.stock[next + 1]);
             next += 2;
             leader = winner;
             if next == STOCK {
@@ -488,31 +499,37 @@ impl Game for Bisca {
             }
         }
         // Both hands hold one card per trick left.
-        for _ in 0..hands[leader].len() {
+        for _ in 0..lh.len() {
             let other = leader ^ 1;
-            let hand = hands[leader];
-            let lead = hand.nth(draws.below(rng, hand.len() as u32) as usize);
-            hands[leader] = hand.without(lead);
+            let lead = lh.nth(draws.below(rng, lh.len() as u32) as usize);
+            lh.remove(lead);
             played[leader].insert(lead);
             let led_suit = pt::suit_mask(lead).0;
-            let hand = hands[other];
-            let follow = hand.0 & led_suit;
-            let legal = CardSet(select_unpredictable(follow == 0, hand.0, follow));
+            let follow = oh.0 & led_suit;
+            let legal = CardSet(select_unpredictable(follow == 0, oh.0, follow));
             let reply = legal.nth(draws.below(rng, legal.len() as u32) as usize);
-            hands[other] = hand.without(reply);
+            oh.remove(reply);
             played[other].insert(reply);
             // The reply follows exactly when the hand has the led suit, and shows a void
             // exactly when it has none.
             voids[other].0 |= select_unpredictable(follow == 0, led_suit, 0);
             let other_wins =
                 pt::trick_rank(reply, follow != 0, trump) > pt::trick_rank(lead, true, trump);
+            let trick = lead.set().0 | reply.set().0;
+            taken |= trick;
             leader = select_unpredictable(other_wins, other, leader);
-            won[leader] |= lead.set() | reply.set();
+            won0 |= select_unpredictable(leader == 0, trick, 0);
+            (lh, oh) = (
+                select_unpredictable(other_wins, oh, lh),
+                select_unpredictable(other_wins, lh, oh),
+            );
         }
-        self.hands = hands;
+        self.hands[leader] = lh;
+        self.hands[leader ^ 1] = oh;
         self.played = played;
         self.voids = voids;
-        self.won = won;
+        self.won[0].0 |= won0;
+        self.won[1].0 |= taken & !won0;
         self.next = next as u8;
         self.to_move = leader as u8;
     }

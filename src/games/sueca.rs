@@ -276,14 +276,17 @@ impl Game for Sueca {
             self.play(card);
         }
         let trump = self.trump.suit();
-        let mut hands = self.hands;
-        let mut voids = self.voids;
-        let (mut leader, mut lead) = (self.to_move as usize, self.lead);
-        // Every card still held is played by its holder in the tricks to come.
-        let to_play = hands[0] | hands[1] | hands[2] | hands[3];
-        for (played, hand) in self.played.iter_mut().zip(hands) {
+        // The hands as they are now; a hand later is its cards not yet played (`gone`), so a
+        // card leaves its holder's hand by one OR, with no store and reload through a hand slot
+        // on the path from one card to the next.
+        let start = self.hands;
+        let to_play = start[0] | start[1] | start[2] | start[3];
+        for (played, hand) in self.played.iter_mut().zip(start) {
             *played |= hand;
         }
+        let mut gone = 0u64;
+        let mut voids = self.voids;
+        let (mut leader, mut lead) = (self.to_move as usize, self.lead);
         // Cards team 0 takes from here on; team 1 takes the rest of `to_play`.
         let mut won0 = 0u64;
         // The trick's best card so far as one number: its trick rank, then its place in the
@@ -294,33 +297,43 @@ impl Game for Sueca {
         };
         let mut top = None;
         // Every hand holds one card per trick left.
-        for _ in 0..hands[leader].len() {
+        for left in (1..=start[leader].len() as u32).rev() {
             draws.restart();
-            let hand = hands[leader];
-            lead = hand.nth(draws.below(rng, hand.len() as u32) as usize);
-            hands[leader] = hand.without(lead);
+            // Every hand holds `left` cards, so the lead's index is drawn before the leader is
+            // known.
+            let k = draws.below(rng, left) as usize;
+            let before = gone;
+            lead = CardSet(start[leader].0 & !before).nth(k);
             let led_suit = pt::suit_mask(lead).0;
-            let mut best = entry(lead, true, 0);
-            let mut trick = lead.set().0;
-            for place in 1..SEATS {
-                let seat = (leader + place) % SEATS;
-                let hand = hands[seat];
-                let follow = hand.0 & led_suit;
-                let legal = CardSet(select_unpredictable(follow == 0, hand.0, follow));
-                let card = legal.nth(draws.below(rng, legal.len() as u32) as usize);
-                hands[seat] = hand.without(card);
-                // The card is of the led suit exactly when the hand has some, and a void is
-                // shown exactly when it has none.
-                voids[seat].0 |= select_unpredictable(follow == 0, led_suit, 0);
-                let entry = entry(card, follow != 0, place as u32);
-                best = select_unpredictable(entry > best, entry, best);
-                trick |= card.set().0;
+            // The three followers, written out (as a loop the optimiser kept it rolled, and the
+            // draws' bookkeeping with it), each giving its card's bit and its trick entry: none
+            // depends on another, and they are combined in trees, not one after another.
+            macro_rules! follower {
+                ($place:expr) => {{
+                    let seat = (leader + $place) % SEATS;
+                    // This trick's other cards are not in this hand anyway.
+                    let hand = start[seat].0 & !before;
+                    let follow = hand & led_suit;
+                    let legal = CardSet(select_unpredictable(follow == 0, hand, follow));
+                    let card = legal.nth(draws.below(rng, legal.len() as u32) as usize);
+                    // The card is of the led suit exactly when the hand has some, and a void is
+                    // shown exactly when it has none.
+                    voids[seat].0 |= select_unpredictable(follow == 0, led_suit, 0);
+                    (card.set().0, entry(card, follow != 0, $place))
+                }};
             }
+            let (b1, e1) = follower!(1);
+            let (b2, e2) = follower!(2);
+            let (b3, e3) = follower!(3);
+            let trick = (lead.set().0 | b1) | (b2 | b3);
+            gone = before | trick;
+            let max = |a: u32, b: u32| select_unpredictable(a > b, a, b);
+            let best = max(max(entry(lead, true, 0), e1), max(e2, e3));
             leader = (leader + (best >> 6 & 3) as usize) % SEATS;
             won0 |= select_unpredictable(leader & 1 == 0, trick, 0);
             top = Some(best);
         }
-        self.hands = hands;
+        self.hands = start.map(|hand| CardSet(hand.0 & !gone));
         self.voids = voids;
         self.won[0].0 |= won0;
         self.won[1].0 |= to_play.0 & !won0;
