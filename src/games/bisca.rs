@@ -659,13 +659,7 @@ impl GameDef for Bisca {
     type Config = BiscaConfig;
 
     fn config(spec: &Spec) -> Result<BiscaConfig, SpecError> {
-        let leader = spec.get("leader", 0usize)?;
-        if leader >= SEATS {
-            return Err(SpecError(format!(
-                "{}: option leader={leader} must be a seat 0..1",
-                spec.name
-            )));
-        }
+        let leader = spec.seat("leader", 0, SEATS)?;
         Ok(BiscaConfig {
             leader,
             exchange: spec.get("exchange", false)?,

@@ -462,13 +462,7 @@ impl GameDef for Sueca {
     type Config = SuecaConfig;
 
     fn config(spec: &Spec) -> Result<SuecaConfig, SpecError> {
-        let dealer = spec.get("dealer", 3usize)?;
-        if dealer >= SEATS {
-            return Err(SpecError(format!(
-                "{}: option dealer={dealer} must be a seat 0..3",
-                spec.name
-            )));
-        }
+        let dealer = spec.seat("dealer", 3, SEATS)?;
         Ok(SuecaConfig {
             dealer,
             bandeira: Bandeira::from_spec(spec)?,
