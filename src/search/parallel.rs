@@ -27,9 +27,8 @@ use super::worlds::Worlds;
 ///
 /// The caller works too (as thread 0, the leaf master), so a search starts at once and does not
 /// wait for a sleeping thread to wake up when it ends; the pool is started once per agent.
-/// `rayon`'s scoped broadcast runs one job on every pool thread, all at the same time, which
-/// the leaf hand-off relies on, for a few microseconds per search where spawning threads
-/// would cost tens of microseconds per thread per move.
+/// `rayon`'s scoped broadcast hands one job to every pool thread for a few microseconds per
+/// search, where spawning threads would cost tens of microseconds per thread per move.
 pub(super) struct Crew {
     pool: Option<ThreadPool>,
     threads: usize,
