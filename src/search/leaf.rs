@@ -20,6 +20,7 @@ use crate::game::{Game, MAX_SEATS, Rng, next_seed, rng_from_seed};
 
 use super::Budget;
 use super::budget::{BudgetClock, CLOCK_EVERY};
+use super::parallel::Crew;
 use super::rollout::{Rewards, random_playout, terminal_rewards};
 use super::tree::{NodeId, Tree};
 use super::walk::{Ucb, Walker};
@@ -130,17 +131,17 @@ impl Drop for FailOnPanic<'_> {
     }
 }
 
-/// Leaf-parallel search on a tree already reset for `worlds`, with the pool's `threads`
-/// threads: thread 0 is the master. Returns playouts backed up.
+/// Leaf-parallel search on a tree already reset for `worlds`, with the crew's threads: thread 0
+/// (the caller) is the master. Returns playouts backed up.
 pub(super) fn leaf<G: Game, W: Worlds<G>>(
-    pool: &rayon::ThreadPool,
+    crew: &Crew,
     tree: &mut Tree<G::Move>,
     worlds: &W,
     budget: &Budget,
     ucb: Ucb,
-    threads: usize,
     rng: &mut Rng,
 ) -> u64 {
+    let threads = crew.threads();
     let clock = BudgetClock::start(budget);
     let hub = Hub::<G> {
         job: UnsafeCell::new(None),
@@ -151,8 +152,8 @@ pub(super) fn leaf<G: Game, W: Worlds<G>>(
         slots: (0..threads).map(|_| CachePadded::default()).collect(),
     };
     let master_state = Mutex::new((tree, rng));
-    let done = pool.broadcast(|ctx| {
-        if ctx.index() == 0 {
+    let done = crew.run(|i| {
+        if i == 0 {
             let mut guard = master_state.lock();
             let (tree, rng) = &mut *guard;
             master(&hub, tree, worlds, &clock, ucb, threads, rng)

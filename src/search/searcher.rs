@@ -5,7 +5,8 @@ use crate::game::{Game, Rng, next_seed};
 
 use super::budget::{Budget, BudgetClock};
 use super::config::{Parallel, SearchConfig};
-use super::tree::{Tree, TreeError};
+use super::parallel::Crew;
+use super::tree::{Locked, Shared, Tree, TreeError};
 use super::walk::Ucb;
 use super::worlds::Worlds;
 use super::{leaf, parallel};
@@ -52,14 +53,12 @@ pub enum SearchError {
 /// Runs searches with one configuration, keeping its arenas and threads between decisions so
 /// a decision allocates nothing big.
 ///
-/// Threads come from a private rayon pool, started once: `ThreadPool::broadcast` runs one worker
-/// on every pool thread at the same time, which the spinning hand-offs of leaf parallelism rely
-/// on, and it costs a few microseconds per search where spawning scoped threads would cost tens
-/// of microseconds per thread per move.
+/// Parallel searches run on the calling thread and a private rayon pool of the other threads,
+/// started once (see `parallel::Crew`).
 pub struct Searcher<M> {
     config: SearchConfig,
     trees: Vec<Tree<M>>,
-    pool: Option<rayon::ThreadPool>,
+    crew: Option<Crew>,
 }
 
 impl<M> std::fmt::Debug for Searcher<M> {
@@ -82,23 +81,19 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
         let trees = (0..n_trees)
             .map(|_| Tree::new(config.max_nodes as u64))
             .collect::<Result<Vec<_>, _>>()?;
-        let pool = if config.parallel == Parallel::Sequential {
+        let crew = if config.parallel == Parallel::Sequential {
             None
         } else {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(config.threads)
-                .thread_name(|i| format!("search-{i}"))
-                .build()
-                .map_err(|e| SearchError::Threads {
-                    threads: config.threads,
-                    message: e.to_string(),
-                })?;
-            Some(pool)
+            let crew = Crew::new(config.threads).map_err(|e| SearchError::Threads {
+                threads: config.threads,
+                message: e.to_string(),
+            })?;
+            Some(crew)
         };
         Ok(Searcher {
             config,
             trees,
-            pool,
+            crew,
         })
     }
 
@@ -144,50 +139,31 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
             c: self.config.c,
             virtual_loss: self.config.virtual_loss,
         };
-        let threads = self.config.threads;
-        let per_tree = match (self.config.parallel, &self.pool) {
+        let per_tree = match (self.config.parallel, &self.crew) {
             (Parallel::Sequential, _) | (_, None) => {
                 let clock = BudgetClock::start(budget);
-                vec![parallel::sequential(
-                    &mut self.trees[0],
-                    worlds,
-                    &clock,
-                    ucb,
-                    rng,
+                let tree = &mut self.trees[0];
+                vec![parallel::sequential(tree, worlds, &clock, ucb, rng)]
+            }
+            (Parallel::Root, Some(crew)) => {
+                parallel::root(crew, &mut self.trees, worlds, budget, ucb, rng)
+            }
+            (Parallel::Tree, Some(crew)) => {
+                let tree = &self.trees[0];
+                vec![parallel::tree::<G, W, Shared>(
+                    crew, tree, worlds, budget, ucb, rng,
                 )]
             }
-            (Parallel::Root, Some(pool)) => {
-                parallel::root(pool, &mut self.trees, worlds, budget, ucb, rng)
-            }
-            (Parallel::Tree, Some(pool)) => vec![parallel::tree::<G, W, super::tree::Shared>(
-                pool,
-                &self.trees[0],
-                worlds,
-                budget,
-                ucb,
-                threads,
-                rng,
-            )],
-            (Parallel::TreeLocked, Some(pool)) => {
-                vec![parallel::tree::<G, W, super::tree::Locked>(
-                    pool,
-                    &self.trees[0],
-                    worlds,
-                    budget,
-                    ucb,
-                    threads,
-                    rng,
+            (Parallel::TreeLocked, Some(crew)) => {
+                let tree = &self.trees[0];
+                vec![parallel::tree::<G, W, Locked>(
+                    crew, tree, worlds, budget, ucb, rng,
                 )]
             }
-            (Parallel::Leaf, Some(pool)) => vec![leaf::leaf(
-                pool,
-                &mut self.trees[0],
-                worlds,
-                budget,
-                ucb,
-                threads,
-                rng,
-            )],
+            (Parallel::Leaf, Some(crew)) => {
+                let tree = &mut self.trees[0];
+                vec![leaf::leaf(crew, tree, worlds, budget, ucb, rng)]
+            }
         };
         if W::AVAILABILITY {
             // ISMCTS does not count root visits while searching (nothing reads them, and every
