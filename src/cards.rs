@@ -329,6 +329,15 @@ impl CardSet {
         }
     }
 
+    /// The card with the lowest bit index, for a set known not to be empty (of an empty set it
+    /// gives a card outside the pack, like [`CardSet::nth`] past the end): one instruction, for
+    /// hot loops where the set's size is known.
+    #[inline]
+    pub fn lowest(self) -> Card {
+        debug_assert!(!self.is_empty());
+        Card(self.0.trailing_zeros() as u8)
+    }
+
     /// The card with the highest bit index.
     #[inline]
     pub fn last(self) -> Option<Card> {

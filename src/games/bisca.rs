@@ -498,31 +498,44 @@ impl Game for Bisca {
                 self.shown[winner ^ 1].insert(self.stock[STOCK - 1]);
             }
         }
+        // One trick after the stock; with `$last` (a constant) each hand holds one card, both
+        // moves are forced, and they take their draws but need no select.
+        macro_rules! trick {
+            ($last:expr) => {
+                let other = leader ^ 1;
+                let k = draws.below(rng, lh.len() as u32) as usize;
+                let lead = if $last { lh.lowest() } else { lh.nth(k) };
+                lh.remove(lead);
+                played[leader].insert(lead);
+                let led_suit = pt::suit_mask(lead).0;
+                let follow = oh.0 & led_suit;
+                let legal = CardSet(select_unpredictable(follow == 0, oh.0, follow));
+                let k = draws.below(rng, legal.len() as u32) as usize;
+                let reply = if $last { legal.lowest() } else { legal.nth(k) };
+                oh.remove(reply);
+                played[other].insert(reply);
+                // The reply follows exactly when the hand has the led suit, and shows a void
+                // exactly when it has none.
+                voids[other].0 |= select_unpredictable(follow == 0, led_suit, 0);
+                let other_wins =
+                    pt::trick_rank(reply, follow != 0, trump) > pt::trick_rank(lead, true, trump);
+                let trick = lead.set().0 | reply.set().0;
+                taken |= trick;
+                leader = select_unpredictable(other_wins, other, leader);
+                won0 |= select_unpredictable(leader == 0, trick, 0);
+                (lh, oh) = (
+                    select_unpredictable(other_wins, oh, lh),
+                    select_unpredictable(other_wins, lh, oh),
+                );
+            };
+        }
         // Both hands hold one card per trick left.
-        for _ in 0..lh.len() {
-            let other = leader ^ 1;
-            let lead = lh.nth(draws.below(rng, lh.len() as u32) as usize);
-            lh.remove(lead);
-            played[leader].insert(lead);
-            let led_suit = pt::suit_mask(lead).0;
-            let follow = oh.0 & led_suit;
-            let legal = CardSet(select_unpredictable(follow == 0, oh.0, follow));
-            let reply = legal.nth(draws.below(rng, legal.len() as u32) as usize);
-            oh.remove(reply);
-            played[other].insert(reply);
-            // The reply follows exactly when the hand has the led suit, and shows a void
-            // exactly when it has none.
-            voids[other].0 |= select_unpredictable(follow == 0, led_suit, 0);
-            let other_wins =
-                pt::trick_rank(reply, follow != 0, trump) > pt::trick_rank(lead, true, trump);
-            let trick = lead.set().0 | reply.set().0;
-            taken |= trick;
-            leader = select_unpredictable(other_wins, other, leader);
-            won0 |= select_unpredictable(leader == 0, trick, 0);
-            (lh, oh) = (
-                select_unpredictable(other_wins, oh, lh),
-                select_unpredictable(other_wins, lh, oh),
-            );
+        let tricks = lh.len();
+        for _ in 1..tricks {
+            trick!(false);
+        }
+        if tricks > 0 {
+            trick!(true);
         }
         self.hands[leader] = lh;
         self.hands[leader ^ 1] = oh;

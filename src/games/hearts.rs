@@ -462,9 +462,10 @@ impl Game for Hearts {
         let mut leader = self.to_move as usize;
         let mut last = None;
         // One trick; `$first` (a constant) adds the first trick's rules: 2♣ leads, and a seat
-        // that cannot follow discards no point card if it has another.
+        // that cannot follow discards no point card if it has another; with `$last` every hand
+        // holds one card, all moves are forced, and they take their draws but need no select.
         macro_rules! trick {
-            ($first:expr) => {
+            ($first:expr, $last:expr) => {
                 draws.restart();
                 let before = gone;
                 let hand = start[leader].0 & !before;
@@ -472,6 +473,9 @@ impl Game for Hearts {
                     // The leader holds 2♣ by construction; the one legal move still takes a draw.
                     draws.below(rng, 1);
                     TWO_OF_CLUBS
+                } else if $last {
+                    draws.below(rng, 1);
+                    CardSet(hand).lowest()
                 } else {
                     let safe = hand & !HEARTS.0;
                     let legal = CardSet(select_unpredictable(!broken && safe != 0, safe, hand));
@@ -496,7 +500,8 @@ impl Game for Hearts {
                             hand
                         };
                         let legal = CardSet(select_unpredictable(follow == 0, other, follow));
-                        let card = legal.nth(draws.below(rng, legal.len() as u32) as usize);
+                        let k = draws.below(rng, legal.len() as u32) as usize;
+                        let card = if $last { legal.lowest() } else { legal.nth(k) };
                         // The card is of the led suit exactly when the hand has some, and a
                         // void is shown exactly when it has none.
                         voids[seat].0 |= select_unpredictable(follow == 0, led_suit, 0);
@@ -519,10 +524,13 @@ impl Game for Hearts {
             };
         }
         if self.tricks == 0 {
-            trick!(true);
+            trick!(true, false);
         }
-        for _ in (self.tricks as usize).max(1)..TRICKS {
-            trick!(false);
+        for _ in (self.tricks as usize).max(1)..TRICKS - 1 {
+            trick!(false, false);
+        }
+        if (self.tricks as usize) < TRICKS {
+            trick!(false, true);
         }
         if let Some((lead, best)) = last {
             self.lead_suit = lead.suit() as u8;

@@ -296,42 +296,55 @@ impl Game for Sueca {
             pt::trick_rank(card, follows, trump) << 8 | place << 6 | card.index() as u32
         };
         let mut top = None;
+        // One trick, every hand holding `$left` cards; with `$last` (a constant) one card each,
+        // all moves forced: they take their draws but need no select.
+        macro_rules! trick {
+            ($left:expr, $last:expr) => {
+                draws.restart();
+                // Every hand holds `$left` cards, so the lead's index is drawn before the leader
+                // is known.
+                let k = draws.below(rng, $left) as usize;
+                let before = gone;
+                let hand = CardSet(start[leader].0 & !before);
+                lead = if $last { hand.lowest() } else { hand.nth(k) };
+                let led_suit = pt::suit_mask(lead).0;
+                // The three followers, written out (as a loop the optimiser kept it rolled, and
+                // the draws' bookkeeping with it), each giving its card's bit and its trick
+                // entry: none depends on another, and they are combined in trees.
+                macro_rules! follower {
+                    ($place:expr) => {{
+                        let seat = (leader + $place) % SEATS;
+                        // This trick's other cards are not in this hand anyway.
+                        let hand = start[seat].0 & !before;
+                        let follow = hand & led_suit;
+                        let legal = CardSet(select_unpredictable(follow == 0, hand, follow));
+                        let k = draws.below(rng, legal.len() as u32) as usize;
+                        let card = if $last { legal.lowest() } else { legal.nth(k) };
+                        // The card is of the led suit exactly when the hand has some, and a
+                        // void is shown exactly when it has none.
+                        voids[seat].0 |= select_unpredictable(follow == 0, led_suit, 0);
+                        (card.set().0, entry(card, follow != 0, $place))
+                    }};
+                }
+                let (b1, e1) = follower!(1);
+                let (b2, e2) = follower!(2);
+                let (b3, e3) = follower!(3);
+                let trick = (lead.set().0 | b1) | (b2 | b3);
+                gone = before | trick;
+                let max = |a: u32, b: u32| select_unpredictable(a > b, a, b);
+                let best = max(max(entry(lead, true, 0), e1), max(e2, e3));
+                leader = (leader + (best >> 6 & 3) as usize) % SEATS;
+                won0 |= select_unpredictable(leader & 1 == 0, trick, 0);
+                top = Some(best);
+            };
+        }
         // Every hand holds one card per trick left.
-        for left in (1..=start[leader].len() as u32).rev() {
-            draws.restart();
-            // Every hand holds `left` cards, so the lead's index is drawn before the leader is
-            // known.
-            let k = draws.below(rng, left) as usize;
-            let before = gone;
-            lead = CardSet(start[leader].0 & !before).nth(k);
-            let led_suit = pt::suit_mask(lead).0;
-            // The three followers, written out (as a loop the optimiser kept it rolled, and the
-            // draws' bookkeeping with it), each giving its card's bit and its trick entry: none
-            // depends on another, and they are combined in trees, not one after another.
-            macro_rules! follower {
-                ($place:expr) => {{
-                    let seat = (leader + $place) % SEATS;
-                    // This trick's other cards are not in this hand anyway.
-                    let hand = start[seat].0 & !before;
-                    let follow = hand & led_suit;
-                    let legal = CardSet(select_unpredictable(follow == 0, hand, follow));
-                    let card = legal.nth(draws.below(rng, legal.len() as u32) as usize);
-                    // The card is of the led suit exactly when the hand has some, and a void is
-                    // shown exactly when it has none.
-                    voids[seat].0 |= select_unpredictable(follow == 0, led_suit, 0);
-                    (card.set().0, entry(card, follow != 0, $place))
-                }};
-            }
-            let (b1, e1) = follower!(1);
-            let (b2, e2) = follower!(2);
-            let (b3, e3) = follower!(3);
-            let trick = (lead.set().0 | b1) | (b2 | b3);
-            gone = before | trick;
-            let max = |a: u32, b: u32| select_unpredictable(a > b, a, b);
-            let best = max(max(entry(lead, true, 0), e1), max(e2, e3));
-            leader = (leader + (best >> 6 & 3) as usize) % SEATS;
-            won0 |= select_unpredictable(leader & 1 == 0, trick, 0);
-            top = Some(best);
+        let tricks = start[leader].len() as u32;
+        for left in (2..=tricks).rev() {
+            trick!(left, false);
+        }
+        if tricks > 0 {
+            trick!(1, true);
         }
         self.hands = start.map(|hand| CardSet(hand.0 & !gone));
         self.voids = voids;
