@@ -42,7 +42,7 @@
 
 use std::hint::select_unpredictable;
 
-use crate::cards::{Card, CardSet, Suit};
+use crate::cards::{Card, CardList, CardSet, Suit};
 use crate::deal::{ConstrainedDeal, Holder};
 use crate::game::{DealError, DealSampler, Draws, Game, HiddenInfo, Rng, Seat};
 use crate::spec::{OptionDoc, Spec, SpecError};
@@ -285,6 +285,7 @@ impl Game for Sueca {
             *played |= hand;
         }
         let mut gone = 0u64;
+        let mut lists = start.map(CardList::new);
         let mut voids = self.voids;
         let (mut leader, mut lead) = (self.to_move as usize, self.lead);
         // Cards team 0 takes from here on; team 1 takes the rest of `to_play`.
@@ -306,7 +307,11 @@ impl Game for Sueca {
                 let k = draws.below(rng, $left) as usize;
                 let before = gone;
                 let hand = CardSet(start[leader].0 & !before);
-                lead = if $last { hand.lowest() } else { hand.nth(k) };
+                lead = if $last {
+                    hand.lowest()
+                } else {
+                    lists[leader].take(k)
+                };
                 let led_suit = pt::suit_mask(lead).0;
                 // The three followers, written out (as a loop the optimiser kept it rolled, and
                 // the draws' bookkeeping with it), each giving its card's bit and its trick
@@ -319,7 +324,15 @@ impl Game for Sueca {
                         let follow = hand & led_suit;
                         let legal = CardSet(select_unpredictable(follow == 0, hand, follow));
                         let k = draws.below(rng, legal.len() as u32) as usize;
-                        let card = if $last { legal.lowest() } else { legal.nth(k) };
+                        // The led suit's cards are together in the list, after those of the
+                        // lanes below it.
+                        let below = (hand & ((1 << (lead.index() & 0x30)) - 1)).count_ones();
+                        let at = k + select_unpredictable(follow == 0, 0, below) as usize;
+                        let card = if $last {
+                            legal.lowest()
+                        } else {
+                            lists[seat].take(at)
+                        };
                         // The card is of the led suit exactly when the hand has some, and a
                         // void is shown exactly when it has none.
                         voids[seat].0 |= select_unpredictable(follow == 0, led_suit, 0);
