@@ -444,6 +444,15 @@ impl CardList {
         self.0 = self.0 & below | (self.0 >> 6) & !below;
         card
     }
+
+    /// Puts `card` in at position `i` (at most the length, which must stay within the
+    /// capacity); the cards from there on move down one place. In card order, `i` is the
+    /// number of cards in the list below `card`.
+    #[inline]
+    pub fn insert(&mut self, i: usize, card: Card) {
+        let below = (1u64 << (6 * i)) - 1;
+        self.0 = self.0 & below | (card.0 as u64) << (6 * i) | (self.0 & !below) << 6;
+    }
 }
 
 /// A uniform integer in `0..n` (`n > 0`), exactly: Lemire's multiply-shift with its rejection
@@ -717,6 +726,15 @@ mod tests {
                     assert_eq!(list.get(i), card);
                     assert_eq!(list.take(i), card);
                     rest.remove(card);
+                    assert_eq!(list, CardList::new(rest));
+                }
+                // And back in, in random order, each at the place of the cards below it.
+                let mut back = set;
+                while !back.is_empty() {
+                    let card = back.random(&mut rng);
+                    back.remove(card);
+                    list.insert((rest.0 & (card.set().0 - 1)).count_ones() as usize, card);
+                    rest.insert(card);
                     assert_eq!(list, CardList::new(rest));
                 }
             }
