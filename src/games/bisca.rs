@@ -551,6 +551,8 @@ impl Game for Bisca {
                     select_unpredictable(other_wins, oh, lh),
                     select_unpredictable(other_wins, lh, oh),
                 );
+                // (The last trick leaves the lists, which nothing reads after it.)
+                #[allow(unused_assignments)]
                 if !$last {
                     (ll, ol) = (
                         select_unpredictable(other_wins, ol, ll),
