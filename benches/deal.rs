@@ -3,10 +3,34 @@
 
 use std::hint::black_box;
 
+mod common;
+
 use cardsearch::deal::{ConstrainedDeal, Holder};
 use cardsearch::game::rng_from_seed;
-use cardsearch::{CardSet, Suit};
+use cardsearch::games::{GameDef, Sueca};
+use cardsearch::{CardSet, DealSampler, Game, HiddenInfo, MoveSet, Suit};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+
+/// A real Sueca position after four tricks in which two of the observer's opponents have shown
+/// voids: the first seed (in order) whose random play gets there, so the position is fixed.
+fn sueca_midgame_with_voids() -> Sueca {
+    for seed in 0u64.. {
+        let mut rng = rng_from_seed(seed);
+        let mut g = Sueca::new_game(&Sueca::config(&"sueca".parse().unwrap()).unwrap(), &mut rng);
+        for _ in 0..16 {
+            let m = g.legal_moves().random(&mut rng);
+            g.play(m);
+        }
+        let observer = g.current_seat();
+        let voided = (1..4)
+            .filter(|k| !g.voids((observer + k) % 4).is_empty())
+            .count();
+        if voided >= 2 {
+            return g;
+        }
+    }
+    unreachable!()
+}
 
 fn cards(text: &str) -> CardSet {
     text.parse().unwrap()
@@ -98,6 +122,14 @@ fn bench(c: &mut Criterion) {
         let mut rng = rng_from_seed(7);
         sample.bench_function(name, |b| b.iter(|| black_box(deal.sample(&mut rng))));
     }
+    // The full determinization a search iteration does: sample the hidden hands and build the
+    // whole game state.
+    let sueca = sueca_midgame_with_voids();
+    let sampler = sueca.deal_sampler(sueca.current_seat()).unwrap();
+    let mut rng = rng_from_seed(7);
+    sample.bench_function("sueca game state after 4 tricks, two opponents void", |b| {
+        b.iter(|| black_box(sampler.sample(&mut rng)))
+    });
     sample.finish();
     let mut new = c.benchmark_group("deal_new");
     new.throughput(Throughput::Elements(1));
@@ -109,5 +141,9 @@ fn bench(c: &mut Criterion) {
     new.finish();
 }
 
-criterion_group!(benches, bench);
+criterion_group! {
+    name = benches;
+    config = common::profiled();
+    targets = bench
+}
 criterion_main!(benches);

@@ -279,6 +279,10 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     }
     /// Parses a move in the notation `Display` writes; `Err` names what is wrong.
     fn parse_move(&self, text: &str) -> Result<Self::Move, String>;
+    /// Tricks completed so far, for trick-taking games (replays group moves by trick).
+    fn tricks_completed(&self) -> Option<u32> {
+        None
+    }
 }
 
 /// Why no consistent deal could be sampled.

@@ -46,7 +46,7 @@ fn run(cfg: MatchConfig) -> (MatchReport, Vec<GameRecord>) {
 }
 
 /// The strongest agent available on main for these checks.
-const SEARCHER: &str = "random";
+const SEARCHER: &str = "ismcts";
 
 #[test]
 fn same_seed_same_games_and_result_and_jobs_do_not_matter() {

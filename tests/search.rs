@@ -5,8 +5,8 @@ use cardsearch::agents::{self, Agent, Decision};
 use cardsearch::game::rng_from_seed;
 use cardsearch::games::coinguess::CoinMove;
 use cardsearch::games::tricks::DECK;
-use cardsearch::games::{CoinGuess, GameDef, Tricks};
-use cardsearch::{Budget, Card, CardSet, Game, HiddenInfo, Spec, View};
+use cardsearch::games::{self, CoinGuess, GameDef, Tricks};
+use cardsearch::{Budget, Card, CardSet, Game, HiddenInfo, MoveSet, Spec, View};
 
 fn agent<G: HiddenInfo>(spec: &str) -> Box<dyn Agent<G>> {
     agents::build::<G>(&spec.parse::<Spec>().unwrap()).unwrap()
@@ -268,5 +268,141 @@ fn bad_agent_specs_are_errors() {
             agents::build::<Tricks>(&spec).is_err(),
             "{bad} was accepted"
         );
+    }
+}
+
+// ---- Parallel modes -------------------------------------------------------------------------
+
+/// Every parallel mode, with thread counts that include more threads than this machine may have
+/// cores (the spinning hand-offs must not livelock).
+const MODES: &[&str] = &[
+    "parallel=sequential",
+    "parallel=root,threads=2",
+    "parallel=tree,threads=2",
+    "parallel=tree,threads=3,virtual_loss=0",
+    "parallel=tree-locked,threads=2",
+    "parallel=leaf,threads=3",
+];
+
+const ALGORITHMS: &[&str] = &["ismcts", "pimc:dets=4", "uct"];
+
+fn with_mode(algorithm: &str, mode: &str) -> String {
+    let sep = if algorithm.contains(':') { ',' } else { ':' };
+    format!("{algorithm}{sep}{mode}")
+}
+
+/// Checks one decision: a legal move, root visits equal to the iterations done.
+fn check<G: HiddenInfo>(spec: &str, state: &G, d: &Decision<G::Move>) {
+    assert!(
+        state.legal_moves().contains(d.mv),
+        "{spec}: illegal {}",
+        d.mv
+    );
+    let visits: u64 = d.children.iter().map(|c| c.visits).sum();
+    assert_eq!(visits, d.iterations, "{spec}: root visits");
+}
+
+struct EveryMode;
+
+impl games::GameVisitor for EveryMode {
+    type Output = ();
+
+    fn visit<G: GameDef>(self, config: G::Config) {
+        let mut rng = rng_from_seed(17);
+        // Three positions with a choice, spread along one random game.
+        let mut state = G::new_game(&config, &mut rng);
+        let mut positions = Vec::new();
+        let mut ply = 0;
+        while !state.is_terminal() && positions.len() < 3 {
+            if state.legal_moves().len() > 1 && ply % 5 == 0 {
+                positions.push(state.clone());
+            }
+            let mv = state.legal_moves().random(&mut rng);
+            state.play(mv);
+            ply += 1;
+        }
+        assert!(
+            !positions.is_empty(),
+            "{}: no position with a choice",
+            G::NAME
+        );
+        for algorithm in ALGORITHMS {
+            for mode in MODES {
+                let spec = with_mode(algorithm, mode);
+                let mut a = agent::<G>(&spec);
+                for (i, state) in positions.iter().enumerate() {
+                    let view = || View::new(state, state.current_seat());
+                    let d = a.choose(
+                        view(),
+                        Budget::iterations(300),
+                        &mut rng_from_seed(i as u64),
+                    );
+                    check(&spec, state, &d);
+                    assert_eq!(d.iterations, 300, "{} {spec}", G::NAME);
+                    let d = a.choose(view(), Budget::millis(2), &mut rng_from_seed(i as u64));
+                    check(&spec, state, &d);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_mode_returns_a_legal_move_on_every_game() {
+    for info in games::all() {
+        games::dispatch(&Spec::named(info.name), EveryMode).unwrap();
+    }
+}
+
+#[test]
+fn every_mode_finds_the_only_winning_move() {
+    for (deal, prefix) in ENDGAMES {
+        let (state, winner) = endgame(deal, prefix);
+        for algorithm in ALGORITHMS {
+            for mode in MODES {
+                let spec = with_mode(algorithm, mode);
+                let mut a = agent::<Tricks>(&spec);
+                for seed in 0..10 {
+                    let d = decide(a.as_mut(), &state, 3000, seed);
+                    assert_eq!(
+                        d.mv, winner,
+                        "{spec} seed {seed} on {deal}: {:?}",
+                        d.children
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn thousands_of_short_shared_tree_searches_account_for_every_iteration() {
+    // Short searches maximise the share of time threads spend racing on the same few nodes
+    // (the root's first expansions); a small arena adds the full-tree path to the races.
+    let mut rng = rng_from_seed(23);
+    for spec in [
+        "ismcts:parallel=tree,threads=2",
+        "ismcts:parallel=tree,threads=4,virtual_loss=3",
+        "ismcts:parallel=tree,threads=3,max_nodes=40",
+        "uct:parallel=tree,threads=2,virtual_loss=0",
+        "ismcts:parallel=tree-locked,threads=3",
+        "pimc:dets=3,parallel=tree-locked,threads=2",
+        "ismcts:parallel=leaf,threads=4",
+    ] {
+        let mut a = agent::<Tricks>(spec);
+        for i in 0..1500u64 {
+            let mut state = Tricks::new_game(&(), &mut rng);
+            // Vary the depth: some searches start mid-game.
+            for _ in 0..(i % 4) {
+                let mv = state.legal_moves().random(&mut rng);
+                state.play(mv);
+            }
+            if state.legal_moves().len() < 2 {
+                continue;
+            }
+            let d = decide(a.as_mut(), &state, 40 + i % 50, i);
+            check(spec, &state, &d);
+            assert_eq!(d.iterations, 40 + i % 50, "{spec}");
+        }
     }
 }

@@ -273,7 +273,7 @@ pub fn format_report(r: &MatchReport) -> String {
         }
     };
     out += &format!(
-        "  iterations/s while searching: A {}, B {}; mean iterations per move: A {:.0}, B {:.0}\n",
+        "  iterations/s while searching: A {}, B {}; mean iterations per move (forced moves search none): A {:.0}, B {:.0}\n",
         rate(&r.a),
         rate(&r.b),
         r.a.iterations as f64 / r.a.moves.max(1) as f64,

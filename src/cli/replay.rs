@@ -72,11 +72,24 @@ pub fn run(args: &ReplayArgs) -> Result<(), String> {
         "  {:>4}  {:>4}  {:<4} {:<8} {:>10} {:>10}",
         "ply", "seat", "side", "move", "iterations", "µs"
     );
+    let mut tricks_before = Some(0);
     for (i, (seat, mv, iterations, micros)) in replayed.plies.iter().enumerate() {
         println!(
             "  {i:>4}  {seat:>4}  {:<4} {mv:<8} {iterations:>10} {micros:>10}",
             format!("{:?}", r.seats[*seat])
         );
+        // Trick-taking games: a rule after each completed trick, naming who leads next (the
+        // trick's winner in every game here).
+        let tricks = replayed.tricks_after[i];
+        if let (Some(t), Some(before)) = (tricks, tricks_before) {
+            if t > before {
+                match replayed.plies.get(i + 1) {
+                    Some((leader, ..)) => println!("  ── trick {t} complete; seat {leader} leads"),
+                    None => println!("  ── trick {t} complete"),
+                }
+            }
+        }
+        tricks_before = tricks;
     }
     let list = |v: &[f64]| {
         v.iter()

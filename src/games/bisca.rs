@@ -597,6 +597,10 @@ impl Game for Bisca {
         ))
     }
 
+    fn tricks_completed(&self) -> Option<u32> {
+        Some(self.tricks_won(0) + self.tricks_won(1))
+    }
+
     fn parse_move(&self, text: &str) -> Result<BiscaMove, String> {
         if text.trim().eq_ignore_ascii_case("exchange") {
             return Ok(BiscaMove::EXCHANGE);
@@ -700,13 +704,7 @@ impl GameDef for Bisca {
     type Config = BiscaConfig;
 
     fn config(spec: &Spec) -> Result<BiscaConfig, SpecError> {
-        let leader = spec.get("leader", 0usize)?;
-        if leader >= SEATS {
-            return Err(SpecError(format!(
-                "{}: option leader={leader} must be a seat 0..1",
-                spec.name
-            )));
-        }
+        let leader = spec.seat("leader", 0, SEATS)?;
         Ok(BiscaConfig {
             leader,
             exchange: spec.get("exchange", false)?,

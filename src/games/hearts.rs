@@ -594,6 +594,10 @@ impl Game for Hearts {
         self.final_scores()[seat] as f64
     }
 
+    fn tricks_completed(&self) -> Option<u32> {
+        Some(self.tricks_played() as u32)
+    }
+
     fn parse_move(&self, text: &str) -> Result<Card, String> {
         text.parse().map_err(|e| format!("{e}"))
     }

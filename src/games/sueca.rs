@@ -395,6 +395,10 @@ impl Game for Sueca {
         ))
     }
 
+    fn tricks_completed(&self) -> Option<u32> {
+        Some(self.tricks_won(0) + self.tricks_won(1))
+    }
+
     fn parse_move(&self, text: &str) -> Result<Card, String> {
         pt::parse_pack_card(text, "move").map_err(|e| e.to_string())
     }
@@ -484,13 +488,7 @@ impl GameDef for Sueca {
     type Config = SuecaConfig;
 
     fn config(spec: &Spec) -> Result<SuecaConfig, SpecError> {
-        let dealer = spec.get("dealer", 3usize)?;
-        if dealer >= SEATS {
-            return Err(SpecError(format!(
-                "{}: option dealer={dealer} must be a seat 0..3",
-                spec.name
-            )));
-        }
+        let dealer = spec.seat("dealer", 3, SEATS)?;
         Ok(SuecaConfig {
             dealer,
             bandeira: Bandeira::from_spec(spec)?,

@@ -147,6 +147,10 @@ impl Game for Tricks {
         self.tricks_won[seat] as f64
     }
 
+    fn tricks_completed(&self) -> Option<u32> {
+        Some((self.tricks_won[0] + self.tricks_won[1]) as u32)
+    }
+
     fn parse_move(&self, text: &str) -> Result<Card, String> {
         let card: Card = text.parse().map_err(|e| format!("{e}"))?;
         if !DECK.contains(card) {

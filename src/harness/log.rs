@@ -316,6 +316,8 @@ impl GameVisitor for MergeVisitor<'_> {
 pub struct Replayed {
     /// Every ply: the seat that moved, its move (as the game writes it), iterations, microseconds.
     pub plies: Vec<(usize, String, u64, u64)>,
+    /// For trick-taking games, the number of tricks completed after each ply.
+    pub tricks_after: Vec<Option<u32>>,
     /// Rewards of the replayed final state.
     pub rewards: Vec<f64>,
     /// Raw points of the replayed final state.
@@ -357,6 +359,7 @@ impl GameVisitor for ReplayVisitor<'_> {
             ));
         }
         let mut plies = Vec::with_capacity(r.moves.len());
+        let mut tricks_after = Vec::with_capacity(r.moves.len());
         for (i, m) in r.moves.iter().enumerate() {
             if state.is_terminal() {
                 return Err(format!(
@@ -382,6 +385,7 @@ impl GameVisitor for ReplayVisitor<'_> {
             }
             state.play(mv);
             plies.push((seat, mv.to_string(), m.iterations, m.micros));
+            tricks_after.push(state.tricks_completed());
         }
         if !state.is_terminal() {
             return Err(format!(
@@ -392,6 +396,7 @@ impl GameVisitor for ReplayVisitor<'_> {
         let n = state.num_seats();
         let out = Replayed {
             plies,
+            tricks_after,
             rewards: (0..n).map(|s| state.reward(s)).collect(),
             scores: (0..n).map(|s| state.score(s)).collect(),
             units: (0..n).map(|s| state.match_units(s)).collect(),
@@ -638,17 +643,24 @@ fn export_tree<G: GameDef>(
     fn node<M: Copy + fmt::Display>(
         tree: &Tree<M>,
         id: NodeId,
-        is_root: bool,
+        parent: Option<NodeId>,
         parent_visits: u64,
         depth: usize,
         availability: bool,
     ) -> TreeNode {
+        let is_root = parent.is_none();
         let n = tree.node(id);
-        let visits = n.visits() as u64;
         let mut children: Vec<(NodeId, u64)> = tree
             .children(id)
             .map(|(c, child)| (c, child.visits() as u64))
             .collect();
+        // ISMCTS roots keep no visit count of their own (every iteration passes through exactly
+        // one root child), so a root's visits are its children's.
+        let visits = if is_root && n.visits() == 0 {
+            children.iter().map(|c| c.1).sum()
+        } else {
+            n.visits() as u64
+        };
         // Most visited first; the arena order (newest first) breaks ties, which is stable.
         children.sort_by_key(|c| std::cmp::Reverse(c.1));
         let cut = if depth == 0 { children.len() } else { 0 };
@@ -657,17 +669,17 @@ fn export_tree<G: GameDef>(
         } else {
             children
                 .iter()
-                .map(|&(c, _)| node(tree, c, false, visits, depth - 1, availability))
+                .map(|&(c, _)| node(tree, c, Some(id), visits, depth - 1, availability))
                 .collect()
         };
         TreeNode {
             mv: (!is_root).then(|| n.mv().to_string()),
             seat: (!is_root).then(|| n.seat()),
             visits,
-            availability: match (is_root, availability) {
-                (true, _) => visits,
-                (false, true) => n.avail() as u64,
-                (false, false) => parent_visits,
+            availability: match (parent, availability) {
+                (None, _) => visits,
+                (Some(p), true) => tree.availability(id, p) as u64,
+                (Some(_), false) => parent_visits,
             },
             mean: (!is_root && visits > 0).then(|| n.reward() / visits as f64),
             children,
@@ -679,7 +691,7 @@ fn export_tree<G: GameDef>(
     for tree in trees {
         for r in 0..tree.num_roots() {
             let root = tree.root(r);
-            roots.push(node(tree, root, true, 0, depth, availability));
+            roots.push(node(tree, root, None, 0, depth, availability));
         }
     }
     Some(TreeExport { roots })

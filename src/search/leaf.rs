@@ -1,11 +1,14 @@
-//! Leaf parallelism: one master walks the tree; at each new leaf every thread runs one playout
-//! from the same leaf state and the master backs up all the results.
+//! Leaf parallelism: one master walks the tree; from each new leaf, `threads` playouts run in
+//! parallel and the master backs all of them up.
 //!
-//! Playouts take about a microsecond, so the hand-off is a spin on one shared word rather than a
-//! channel: the master writes the leaf state, then publishes `(epoch, active threads)` with a
-//! `Release` store; each worker spins on that word, copies the state, plays out, writes its
-//! rewards to its own cache line and publishes its epoch. Spinners fall back to
-//! `yield_now` after a short while, so more threads than cores slow down but never livelock.
+//! Playouts take about a microsecond, so the hand-off is a spin on shared words rather than a
+//! channel. The master writes the leaf state, resets the claim counter and publishes
+//! `(epoch, playouts)` with a `Release` store. The master and the spinning workers then claim
+//! playout slots with a compare-and-swap on the counter, so when a worker is not running (more
+//! threads than free cores) the master simply plays its slots itself instead of waiting for it.
+//! Each slot's playout draws from a generator seeded by `(search seed, epoch, slot)`, so the
+//! result does not depend on which thread ran it: with an iteration budget, leaf search is as
+//! reproducible as sequential search. Waiting threads spin briefly, then yield their core.
 
 use std::cell::UnsafeCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::*};
@@ -13,24 +16,25 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::*};
 use crossbeam::utils::CachePadded;
 use parking_lot::Mutex;
 
-use crate::game::{Game, MAX_SEATS, Rng, rng_from_seed};
+use crate::game::{Game, MAX_SEATS, Rng, next_seed, rng_from_seed};
 
 use super::Budget;
 use super::budget::{BudgetClock, CLOCK_EVERY};
+use super::parallel::Crew;
 use super::rollout::{Rewards, random_playout, terminal_rewards};
-use super::searcher::seeds;
 use super::tree::{NodeId, Tree};
 use super::walk::{Ucb, Walker};
 use super::worlds::Worlds;
 
 /// The signal that ends the workers' loop.
 const STOP: u64 = u64::MAX;
-/// Bits of the signal word that carry the number of active threads.
-const COUNT_BITS: u32 = 16;
+/// Low bits of the signal and claim words: the playout count or the next slot.
+const LOW_BITS: u32 = 16;
+const LOW_MASK: u64 = (1 << LOW_BITS) - 1;
 /// Spins before a waiting thread starts yielding its core.
-const SPINS_BEFORE_YIELD: u32 = 256;
+const SPINS_BEFORE_YIELD: u32 = 200;
 
-/// One worker's result cell, alone on its cache line.
+/// One playout's result, alone on its cache line.
 #[derive(Default)]
 struct Slot {
     /// The epoch whose playout `rewards` holds.
@@ -39,19 +43,59 @@ struct Slot {
 }
 
 struct Hub<G> {
-    /// The leaf state of the current epoch. Written by the master only while no worker reads
-    /// it: before publishing an epoch, after every active worker has published its result.
+    /// The leaf state of the current epoch. The master writes it only while nobody can read it:
+    /// before publishing an epoch, and after every slot of the previous epoch is done. Others
+    /// read it only while holding an unfinished slot of the current epoch.
     job: UnsafeCell<Option<G>>,
-    /// `epoch << COUNT_BITS | active threads`, or [`STOP`].
+    /// `epoch << LOW_BITS | playouts`, or [`STOP`].
     signal: AtomicU64,
-    /// Set when a worker panicked, so the master stops waiting for it.
+    /// `epoch << LOW_BITS | next unclaimed slot`.
+    claim: AtomicU64,
+    /// Set when a worker panicked, so the master stops waiting.
     failed: AtomicBool,
+    /// Seed of every playout generator of this search.
+    seed: u64,
     slots: Vec<CachePadded<Slot>>,
 }
 
-// SAFETY: `job` is only accessed under the epoch protocol described on the field; everything
-// else is atomic.
+// SAFETY: `job` is accessed only under the epoch and claim protocol described on the field;
+// everything else is atomic or immutable.
 unsafe impl<G: Send + Sync> Sync for Hub<G> {}
+
+impl<G: Game> Hub<G> {
+    /// Claims the next unplayed slot of `epoch`, if any.
+    #[inline]
+    fn claim(&self, epoch: u64, playouts: u64) -> Option<usize> {
+        let mut cur = self.claim.load(Acquire);
+        loop {
+            if cur >> LOW_BITS != epoch || cur & LOW_MASK >= playouts {
+                return None;
+            }
+            match self
+                .claim
+                .compare_exchange_weak(cur, cur + 1, AcqRel, Acquire)
+            {
+                Ok(_) => return Some((cur & LOW_MASK) as usize),
+                Err(seen) => cur = seen,
+            }
+        }
+    }
+
+    /// Plays slot `slot` of `epoch` from the published leaf and stores the rewards.
+    #[inline]
+    fn play(&self, epoch: u64, slot: usize) {
+        // SAFETY: this thread holds slot `slot` of the current epoch and has not marked it
+        // done, so the master will not write `job` until after the store below.
+        let mut state = unsafe { (*self.job.get()).clone() }.expect("a published leaf");
+        let mut rng = rng_from_seed(self.seed ^ (epoch << LOW_BITS | slot as u64));
+        random_playout(&mut state, &mut rng);
+        let cell = &self.slots[slot];
+        for (c, r) in cell.rewards.iter().zip(terminal_rewards(&state)) {
+            c.store(r.to_bits(), Relaxed);
+        }
+        cell.done.store(epoch, Release);
+    }
+}
 
 /// Waits until `ready` holds: spins briefly, then yields the core between checks.
 #[inline]
@@ -87,34 +131,34 @@ impl Drop for FailOnPanic<'_> {
     }
 }
 
-/// Leaf-parallel search on a tree already reset for `worlds`, with the pool's `threads`
-/// threads: thread 0 is the master. Returns playouts backed up.
+/// Leaf-parallel search on a tree already reset for `worlds`, with the crew's threads: thread 0
+/// (the caller) is the master. Returns playouts backed up.
 pub(super) fn leaf<G: Game, W: Worlds<G>>(
-    pool: &rayon::ThreadPool,
+    crew: &Crew,
     tree: &mut Tree<G::Move>,
     worlds: &W,
     budget: &Budget,
     ucb: Ucb,
-    threads: usize,
     rng: &mut Rng,
 ) -> u64 {
-    let seeds = seeds(rng, threads);
+    let threads = crew.threads();
     let clock = BudgetClock::start(budget);
     let hub = Hub::<G> {
         job: UnsafeCell::new(None),
         signal: AtomicU64::new(0),
+        claim: AtomicU64::new(0),
         failed: AtomicBool::new(false),
+        seed: next_seed(rng),
         slots: (0..threads).map(|_| CachePadded::default()).collect(),
     };
-    let tree = Mutex::new(tree);
-    let done = pool.broadcast(|ctx| {
-        let i = ctx.index();
-        let mut rng = rng_from_seed(seeds[i]);
+    let master_state = Mutex::new((tree, rng));
+    let done = crew.run(|i| {
         if i == 0 {
-            let mut tree = tree.lock();
-            master(&hub, &mut tree, worlds, &clock, ucb, threads, &mut rng)
+            let mut guard = master_state.lock();
+            let (tree, rng) = &mut *guard;
+            master(&hub, tree, worlds, &clock, ucb, threads, rng)
         } else {
-            worker(&hub, i, &mut rng);
+            worker(&hub);
             0
         }
     });
@@ -143,49 +187,55 @@ fn master<G: Game, W: Worlds<G>>(
         if done >= max || (batches.is_multiple_of(clock_every) && clock.past_deadline()) {
             break;
         }
-        let k = (threads as u64).min(max - done) as u32;
+        let k = (threads as u64).min(max - done);
         let (root, mut state) = worlds.world(batches, rng);
         batches += 1;
         if W::AVAILABILITY {
-            walker.descend::<G, _, true>(t, NodeId(root), &mut state, rng, k);
+            walker.descend::<G, _, true>(t, NodeId(root), &mut state, rng, k as u32);
         } else {
-            walker.descend::<G, _, false>(t, NodeId(root), &mut state, rng, k);
+            walker.descend::<G, _, false>(t, NodeId(root), &mut state, rng, k as u32);
         }
         let mut sums: Rewards = [0.0; MAX_SEATS];
         if state.is_terminal() || k == 1 {
-            // Nothing to share: every playout from a terminal state ends the same way.
+            // Nothing to share out: one playout, or a leaf that is already the end.
             random_playout(&mut state, rng);
-            let r = terminal_rewards(&state);
-            for (s, v) in sums.iter_mut().zip(r) {
-                *s = v * k as f64;
+            for (s, r) in sums.iter_mut().zip(terminal_rewards(&state)) {
+                *s = r * k as f64;
             }
         } else {
-            // SAFETY: every worker active in the previous epoch has published its result, and
-            // workers read `job` only after seeing a new epoch, so nobody is reading it now.
-            unsafe { *hub.job.get() = Some(state.clone()) };
+            // SAFETY: every slot of the previous epoch is done and no slot of the next one is
+            // claimable yet, so nobody reads `job` now.
+            unsafe { *hub.job.get() = Some(state) };
             epoch += 1;
-            hub.signal.store(epoch << COUNT_BITS | k as u64, Release);
-            random_playout(&mut state, rng);
-            sums = terminal_rewards(&state);
-            for slot in &hub.slots[1..k as usize] {
+            hub.claim.store(epoch << LOW_BITS, Relaxed);
+            hub.signal.store(epoch << LOW_BITS | k, Release);
+            // Play slots until none is left, then wait for those that workers took.
+            while let Some(slot) = hub.claim(epoch, k) {
+                hub.play(epoch, slot);
+            }
+            for slot in &hub.slots[..k as usize] {
                 spin_until(|| {
                     assert!(!hub.failed.load(Acquire), "a leaf worker panicked");
                     slot.done.load(Acquire) == epoch
                 });
+                // Summed in slot order, so the totals do not depend on who played what.
                 for (s, r) in sums.iter_mut().zip(&slot.rewards) {
                     *s += f64::from_bits(r.load(Relaxed));
                 }
             }
         }
-        walker.backup(t, k, &sums);
-        done += k as u64;
+        if W::AVAILABILITY {
+            walker.backup::<_, _, true>(t, k as u32, &sums);
+        } else {
+            walker.backup::<_, _, false>(t, k as u32, &sums);
+        }
+        done += k;
     }
     done
 }
 
-fn worker<G: Game>(hub: &Hub<G>, index: usize, rng: &mut Rng) {
+fn worker<G: Game>(hub: &Hub<G>) {
     let _fail = FailOnPanic(&hub.failed);
-    let slot = &hub.slots[index];
     let mut last = 0u64;
     loop {
         let mut signal = last;
@@ -197,17 +247,9 @@ fn worker<G: Game>(hub: &Hub<G>, index: usize, rng: &mut Rng) {
             return;
         }
         last = signal;
-        let active = (signal & ((1 << COUNT_BITS) - 1)) as usize;
-        if index >= active {
-            continue;
+        let (epoch, playouts) = (signal >> LOW_BITS, signal & LOW_MASK);
+        while let Some(slot) = hub.claim(epoch, playouts) {
+            hub.play(epoch, slot);
         }
-        // SAFETY: the master published this epoch after writing `job` and will not write it
-        // again before this worker publishes its result below.
-        let mut state = unsafe { (*hub.job.get()).clone() }.expect("a published leaf");
-        random_playout(&mut state, rng);
-        for (cell, r) in slot.rewards.iter().zip(terminal_rewards(&state)) {
-            cell.store(r.to_bits(), Relaxed);
-        }
-        slot.done.store(signal >> COUNT_BITS, Release);
     }
 }

@@ -3,7 +3,7 @@
 //!
 //! One core serves all of them. A [`Worlds`] source says where each iteration's state comes
 //! from (a fresh determinization, the true state, or one of D fixed determinizations); a
-//! [`Walker`](walk::Walker) selects, expands and backs up through a [`Tree`]; the parallel
+//! walker selects, expands and backs up through a [`Tree`]; the parallel
 //! modes only decide which threads run that loop on which trees. See `docs/algorithms.md`.
 
 pub mod budget;
@@ -16,7 +16,7 @@ pub mod rollout;
 pub mod searcher;
 pub mod tree;
 pub mod uct;
-pub mod walk;
+pub(crate) mod walk;
 pub mod worlds;
 
 pub use budget::{Budget, BudgetClock, SharedBudget};

@@ -11,6 +11,7 @@
 //! [`Locked`]: super::tree::Locked
 
 use parking_lot::Mutex;
+use rayon::ThreadPool;
 
 use crate::game::{Game, Rng, rng_from_seed};
 
@@ -22,6 +23,60 @@ use super::tree::{Concurrent, Exclusive, NodeId, Tree};
 use super::walk::{Ucb, Walker};
 use super::worlds::Worlds;
 
+/// The threads of one parallel search: the calling thread and a private pool of the others.
+///
+/// The caller works too (as thread 0, the leaf master), so a search starts at once and does not
+/// wait for a sleeping thread to wake up when it ends; the pool is started once per agent.
+/// `rayon`'s scoped broadcast hands one job to every pool thread for a few microseconds per
+/// search, where spawning threads would cost tens of microseconds per thread per move.
+pub(super) struct Crew {
+    pool: Option<ThreadPool>,
+    threads: usize,
+}
+
+impl Crew {
+    /// A crew of `threads` threads (the caller and `threads - 1` pool threads).
+    pub(super) fn new(threads: usize) -> Result<Crew, rayon::ThreadPoolBuildError> {
+        let pool = if threads > 1 {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads - 1)
+                .thread_name(|i| format!("search-{}", i + 1))
+                .build()?;
+            Some(pool)
+        } else {
+            None
+        };
+        Ok(Crew { pool, threads })
+    }
+
+    /// Number of threads, the caller included.
+    pub(super) fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Runs `work(i)` for every thread `i` at once, `i = 0` on the calling thread, and returns
+    /// the results in thread order. A panic in any of them is resumed here after all finish.
+    pub(super) fn run<R: Send>(&self, work: impl Fn(usize) -> R + Sync) -> Vec<R> {
+        let Some(pool) = &self.pool else {
+            return vec![work(0)];
+        };
+        let results: Vec<Mutex<Option<R>>> = (0..self.threads).map(|_| Mutex::new(None)).collect();
+        pool.in_place_scope(|scope| {
+            scope.spawn_broadcast(|_, ctx| {
+                let i = ctx.index() + 1;
+                let r = work(i);
+                *results[i].lock() = Some(r);
+            });
+            let r = work(0);
+            *results[0].lock() = Some(r);
+        });
+        results
+            .into_iter()
+            .map(|r| r.into_inner().expect("every thread of the crew ran"))
+            .collect()
+    }
+}
+
 /// One iteration: world, walk, playout, backup.
 #[inline]
 fn iterate<G: Game, W: Worlds<G>, A: super::tree::Access>(
@@ -31,14 +86,65 @@ fn iterate<G: Game, W: Worlds<G>, A: super::tree::Access>(
     i: u64,
     rng: &mut Rng,
 ) {
-    let (root, mut state) = worlds.world(i, rng);
+    let (root, mut state) = phases::determinize(worlds, i, rng);
     if W::AVAILABILITY {
-        walker.descend::<G, A, true>(tree, NodeId(root), &mut state, rng, 1);
+        phases::select_expand::<G, A, true>(walker, tree, NodeId(root), &mut state, rng);
+        phases::playout(&mut state, rng);
+        phases::backpropagate::<G, A, true>(walker, tree, &state);
     } else {
-        walker.descend::<G, A, false>(tree, NodeId(root), &mut state, rng, 1);
+        phases::select_expand::<G, A, false>(walker, tree, NodeId(root), &mut state, rng);
+        phases::playout(&mut state, rng);
+        phases::backpropagate::<G, A, false>(walker, tree, &state);
     }
-    random_playout(&mut state, rng);
-    walker.backup(tree, 1, &terminal_rewards(&state));
+}
+
+/// The four phases of an iteration as named functions. They inline into one loop in normal
+/// builds; with the `profile-phases` feature they stay out of line, so a flamegraph attributes
+/// the time of each phase by name (at the cost of four calls per iteration).
+mod phases {
+    use super::*;
+
+    /// Determinization: the world this iteration plays in (a fresh sample for ISMCTS).
+    #[cfg_attr(feature = "profile-phases", inline(never))]
+    #[cfg_attr(not(feature = "profile-phases"), inline(always))]
+    pub(super) fn determinize<G: Game, W: Worlds<G>>(
+        worlds: &W,
+        i: u64,
+        rng: &mut Rng,
+    ) -> (u32, G) {
+        worlds.world(i, rng)
+    }
+
+    /// Selection and expansion: the walk from the root to a new leaf.
+    #[cfg_attr(feature = "profile-phases", inline(never))]
+    #[cfg_attr(not(feature = "profile-phases"), inline(always))]
+    pub(super) fn select_expand<G: Game, A: super::super::tree::Access, const AVAIL: bool>(
+        walker: &mut Walker,
+        tree: super::super::tree::TreeRef<'_, G::Move, A>,
+        root: NodeId,
+        state: &mut G,
+        rng: &mut Rng,
+    ) {
+        walker.descend::<G, A, AVAIL>(tree, root, state, rng, 1);
+    }
+
+    /// The random playout to the end of the game.
+    #[cfg_attr(feature = "profile-phases", inline(never))]
+    #[cfg_attr(not(feature = "profile-phases"), inline(always))]
+    pub(super) fn playout<G: Game>(state: &mut G, rng: &mut Rng) {
+        random_playout(state, rng);
+    }
+
+    /// Backpropagation of the terminal rewards along the walked path.
+    #[cfg_attr(feature = "profile-phases", inline(never))]
+    #[cfg_attr(not(feature = "profile-phases"), inline(always))]
+    pub(super) fn backpropagate<G: Game, A: super::super::tree::Access, const AVAIL: bool>(
+        walker: &mut Walker,
+        tree: super::super::tree::TreeRef<'_, G::Move, A>,
+        state: &G,
+    ) {
+        walker.backup::<_, A, AVAIL>(tree, 1, &terminal_rewards(state));
+    }
 }
 
 /// Single-threaded search on a tree already reset for `worlds`. Returns iterations done.
@@ -59,22 +165,22 @@ pub(super) fn sequential<G: Game, W: Worlds<G>>(
     done
 }
 
-/// Root parallelism: one sequential search per tree and pool thread. Iteration budgets are split
+/// Root parallelism: one sequential search per tree and crew thread. Iteration budgets are split
 /// evenly (the first `n % threads` trees do one more); every thread stops at the same deadline.
+/// Returns the iterations done in each tree.
 pub(super) fn root<G: Game, W: Worlds<G>>(
-    pool: &rayon::ThreadPool,
+    crew: &Crew,
     trees: &mut [Tree<G::Move>],
     worlds: &W,
     budget: &Budget,
     ucb: Ucb,
     rng: &mut Rng,
-) -> u64 {
+) -> Vec<u64> {
     let n = trees.len() as u64;
     let seeds = seeds(rng, trees.len());
     let start = BudgetClock::start(budget);
     let cells: Vec<Mutex<&mut Tree<G::Move>>> = trees.iter_mut().map(Mutex::new).collect();
-    let done = pool.broadcast(|ctx| {
-        let i = ctx.index();
+    crew.run(|i| {
         let Some(cell) = cells.get(i) else { return 0 };
         let mut tree = cell.lock();
         let max = start.max_iterations();
@@ -86,25 +192,23 @@ pub(super) fn root<G: Game, W: Worlds<G>>(
         let clock = BudgetClock::with_limits(share, start.deadline());
         let mut rng = rng_from_seed(seeds[i]);
         sequential(&mut tree, worlds, &clock, ucb, &mut rng)
-    });
-    done.iter().sum()
+    })
 }
 
 /// Tree parallelism with access discipline `A` ([`super::tree::Shared`] or
 /// [`super::tree::Locked`]) on one tree already reset for `worlds`.
 pub(super) fn tree<G: Game, W: Worlds<G>, A: Concurrent>(
-    pool: &rayon::ThreadPool,
+    crew: &Crew,
     tree: &Tree<G::Move>,
     worlds: &W,
     budget: &Budget,
     ucb: Ucb,
-    threads: usize,
     rng: &mut Rng,
 ) -> u64 {
+    let threads = crew.threads();
     let seeds = seeds(rng, threads);
     let shared = SharedBudget::start(budget);
-    let done = pool.broadcast(|ctx| {
-        let i = ctx.index();
+    let done = crew.run(|i| {
         let t = tree.concurrent::<A>();
         let mut walker = Walker::new(ucb, true);
         let mut rng = rng_from_seed(seeds[i]);

@@ -5,10 +5,15 @@ use crate::game::{Game, Rng, next_seed};
 
 use super::budget::{Budget, BudgetClock};
 use super::config::{Parallel, SearchConfig};
-use super::tree::{Tree, TreeError};
+use super::parallel::Crew;
+use super::tree::{Locked, Shared, Tree, TreeError};
 use super::walk::Ucb;
 use super::worlds::Worlds;
 use super::{leaf, parallel};
+
+/// The most iterations one search runs: visit counters are `u32`, and leaf parallelism adds up
+/// to [`super::config::MAX_THREADS`] visits at once.
+pub const MAX_ITERATIONS: u64 = u32::MAX as u64 - (1 << 16);
 
 /// What one search found.
 #[derive(Clone, Debug)]
@@ -48,14 +53,12 @@ pub enum SearchError {
 /// Runs searches with one configuration, keeping its arenas and threads between decisions so
 /// a decision allocates nothing big.
 ///
-/// Threads come from a private rayon pool, started once: `ThreadPool::broadcast` runs one worker
-/// on every pool thread at the same time, which the spinning hand-offs of leaf parallelism rely
-/// on, and it costs a few microseconds per search where spawning scoped threads would cost tens
-/// of microseconds per thread per move.
+/// Parallel searches run on the calling thread and a private rayon pool of the other threads,
+/// started once (see `parallel::Crew`).
 pub struct Searcher<M> {
     config: SearchConfig,
     trees: Vec<Tree<M>>,
-    pool: Option<rayon::ThreadPool>,
+    crew: Option<Crew>,
 }
 
 impl<M> std::fmt::Debug for Searcher<M> {
@@ -78,23 +81,19 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
         let trees = (0..n_trees)
             .map(|_| Tree::new(config.max_nodes as u64))
             .collect::<Result<Vec<_>, _>>()?;
-        let pool = if config.parallel == Parallel::Sequential {
+        let crew = if config.parallel == Parallel::Sequential {
             None
         } else {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(config.threads)
-                .thread_name(|i| format!("search-{i}"))
-                .build()
-                .map_err(|e| SearchError::Threads {
-                    threads: config.threads,
-                    message: e.to_string(),
-                })?;
-            Some(pool)
+            let crew = Crew::new(config.threads).map_err(|e| SearchError::Threads {
+                threads: config.threads,
+                message: e.to_string(),
+            })?;
+            Some(crew)
         };
         Ok(Searcher {
             config,
             trees,
-            pool,
+            crew,
         })
     }
 
@@ -111,52 +110,70 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
 
     /// Searches `worlds` within `budget`. Sequential searches are a pure function of the
     /// worlds, the budget (when it has no time limit) and `rng`'s state.
+    ///
+    /// At most [`MAX_ITERATIONS`] iterations are run, whatever the budget: node counters are
+    /// 32-bit.
     pub fn run<G: Game<Move = M>, W: Worlds<G>>(
         &mut self,
         worlds: &W,
         budget: &Budget,
         rng: &mut Rng,
     ) -> SearchResult<M> {
+        let budget = &Budget {
+            iterations: Some(
+                budget
+                    .iterations
+                    .map_or(MAX_ITERATIONS, |n| n.min(MAX_ITERATIONS)),
+            ),
+            time: budget.time,
+        };
+        let shared = self.config.parallel.is_tree();
         for tree in &mut self.trees {
-            tree.reset(worlds.num_roots());
+            if shared {
+                tree.reset_shared(worlds.num_roots());
+            } else {
+                tree.reset(worlds.num_roots());
+            }
         }
         let ucb = Ucb {
             c: self.config.c,
             virtual_loss: self.config.virtual_loss,
         };
-        let threads = self.config.threads;
-        let iterations = match (self.config.parallel, &self.pool) {
+        let per_tree = match (self.config.parallel, &self.crew) {
             (Parallel::Sequential, _) | (_, None) => {
                 let clock = BudgetClock::start(budget);
-                parallel::sequential(&mut self.trees[0], worlds, &clock, ucb, rng)
+                let tree = &mut self.trees[0];
+                vec![parallel::sequential(tree, worlds, &clock, ucb, rng)]
             }
-            (Parallel::Root, Some(pool)) => {
-                parallel::root(pool, &mut self.trees, worlds, budget, ucb, rng)
+            (Parallel::Root, Some(crew)) => {
+                parallel::root(crew, &mut self.trees, worlds, budget, ucb, rng)
             }
-            (Parallel::Tree, Some(pool)) => parallel::tree::<G, W, super::tree::Shared>(
-                pool,
-                &self.trees[0],
-                worlds,
-                budget,
-                ucb,
-                threads,
-                rng,
-            ),
-            (Parallel::TreeLocked, Some(pool)) => parallel::tree::<G, W, super::tree::Locked>(
-                pool,
-                &self.trees[0],
-                worlds,
-                budget,
-                ucb,
-                threads,
-                rng,
-            ),
-            (Parallel::Leaf, Some(pool)) => {
-                leaf::leaf(pool, &mut self.trees[0], worlds, budget, ucb, threads, rng)
+            (Parallel::Tree, Some(crew)) => {
+                let tree = &self.trees[0];
+                vec![parallel::tree::<G, W, Shared>(
+                    crew, tree, worlds, budget, ucb, rng,
+                )]
+            }
+            (Parallel::TreeLocked, Some(crew)) => {
+                let tree = &self.trees[0];
+                vec![parallel::tree::<G, W, Locked>(
+                    crew, tree, worlds, budget, ucb, rng,
+                )]
+            }
+            (Parallel::Leaf, Some(crew)) => {
+                let tree = &mut self.trees[0];
+                vec![leaf::leaf(crew, tree, worlds, budget, ucb, rng)]
             }
         };
+        if W::AVAILABILITY {
+            // ISMCTS does not count root visits while searching (nothing reads them, and every
+            // thread would write them); every iteration passed through the one root.
+            for (tree, &done) in self.trees.iter_mut().zip(&per_tree) {
+                tree.set_root_visits(done);
+            }
+        }
         SearchResult {
-            iterations,
+            iterations: per_tree.iter().sum(),
             children: root_stats(&self.trees, W::AVAILABILITY),
             nodes: self.trees.iter().map(|t| t.len() as u64).sum(),
         }
@@ -165,48 +182,53 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
 
 /// Root children of every root of every tree, merged by move.
 fn root_stats<M: Copy + Eq>(trees: &[Tree<M>], availability: bool) -> Vec<ChildStat<M>> {
-    let mut merged: Vec<(ChildStat<M>, f64)> = Vec::new();
+    // One allocation, sized for the worst case of no move in common between roots.
+    let children: usize = trees
+        .iter()
+        .map(|t| {
+            (0..t.num_roots())
+                .map(|r| t.children(t.root(r)).count())
+                .sum::<usize>()
+        })
+        .sum();
+    // `mean` holds the reward sum until the end.
+    let mut out: Vec<ChildStat<M>> = Vec::with_capacity(children);
     for tree in trees {
         for r in 0..tree.num_roots() {
             let root = tree.root(r);
             let parent_visits = tree.node(root).visits() as u64;
-            for (_, child) in tree.children(root) {
+            for (id, child) in tree.children(root) {
                 let mv = child.mv();
-                let i = match merged.iter().position(|(s, _)| s.mv == mv) {
+                let i = match out.iter().position(|s| s.mv == mv) {
                     Some(i) => i,
                     None => {
-                        let empty = ChildStat {
+                        out.push(ChildStat {
                             mv,
                             visits: 0,
                             availability: 0,
                             mean: 0.0,
-                        };
-                        merged.push((empty, 0.0));
-                        merged.len() - 1
+                        });
+                        out.len() - 1
                     }
                 };
-                let (stat, reward) = &mut merged[i];
+                let stat = &mut out[i];
                 stat.visits += child.visits() as u64;
                 stat.availability += if availability {
-                    child.avail() as u64
+                    tree.availability(id, root) as u64
                 } else {
                     parent_visits
                 };
-                *reward += child.reward();
+                stat.mean += child.reward();
             }
         }
     }
-    let mut out: Vec<ChildStat<M>> = merged
-        .into_iter()
-        .map(|(mut s, reward)| {
-            s.mean = if s.visits == 0 {
-                0.0
-            } else {
-                reward / s.visits as f64
-            };
-            s
-        })
-        .collect();
+    for s in &mut out {
+        s.mean = if s.visits == 0 {
+            0.0
+        } else {
+            s.mean / s.visits as f64
+        };
+    }
     out.sort_by(|a, b| {
         b.visits.cmp(&a.visits).then(
             b.mean

@@ -2,13 +2,17 @@
 //!
 //! Children hang off their parent as a singly linked list (first child, next sibling), so a node
 //! is a fixed 32 bytes for card games (`Card` moves; see [`Tree::BYTES_PER_NODE`]) and expanding
-//! never allocates. Every statistic is an atomic: a [`TreeRef`] handle decides how they are
-//! updated. An [`Exclusive`] handle (from `&mut Tree`, one thread) uses plain load + store, which
-//! compile to ordinary moves; a [`Shared`] handle (lock-free tree parallelism) uses atomic
-//! read-modify-write and publishes new children with a compare-and-swap; a [`Locked`] handle
+//! never allocates. Every statistic is an atomic: a `TreeRef` handle decides how they are
+//! updated. An `Exclusive` handle (from `&mut Tree`, one thread) uses plain load + store, which
+//! compile to ordinary moves; a `Shared` handle (lock-free tree parallelism) uses atomic
+//! read-modify-write and publishes new children with a compare-and-swap; a `Locked` handle
 //! (the classic lock-per-node baseline) updates under each node's one-byte mutex.
 //!
-//! When the arena is full, [`TreeRef::expand`] returns `None` and the search carries on from the
+//! The node-level interface is crate-private: node ids are only sound to follow from a root
+//! through published links of the same tree, which the search guarantees and outside code could
+//! not.
+//!
+//! When the arena is full, `TreeRef::expand` returns `None` and the search carries on from the
 //! leaf without expanding: a full tree degrades the search, it never aborts or reallocates.
 
 use std::alloc::{Layout, alloc, dealloc};
@@ -16,6 +20,7 @@ use std::marker::PhantomData;
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::*};
 
+use crossbeam::utils::CachePadded;
 use parking_lot::RawMutex;
 use parking_lot::lock_api::RawMutex as _;
 
@@ -23,7 +28,7 @@ use crate::game::Seat;
 
 /// A handle to a node of one [`Tree`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct NodeId(pub u32);
+pub struct NodeId(pub(crate) u32);
 
 impl NodeId {
     /// "No node": the end of a child list.
@@ -46,13 +51,14 @@ impl NodeId {
 ///
 /// Fields are atomics so one tree can be shared between threads; a single thread reads and
 /// writes them with `Relaxed` loads and stores, which cost the same as plain fields.
-pub struct Node<M> {
+pub(crate) struct Node<M> {
     /// Sum of the rewards backed up through this node, for `seat`, as `f64` bits.
     reward: AtomicU64,
     /// Completed visits.
     visits: AtomicU32,
     /// ISMCTS availability: times this node's move was legal when its parent was selected
-    /// through (starts at 1 when the node is created, as in the reference).
+    /// through (starts at 1 when the node is created, as in the reference). Children of a root
+    /// keep it relative to the root's own counter; see [`Tree::availability`].
     avail: AtomicU32,
     /// Threads currently below this node (tree parallelism's virtual loss).
     virtual_loss: AtomicU32,
@@ -80,11 +86,18 @@ impl<M: std::fmt::Debug> std::fmt::Debug for Node<M> {
 }
 
 impl<M: Copy> Node<M> {
-    fn new(mv: Option<M>, seat: Seat, next_sibling: NodeId, virtual_loss: u32) -> Node<M> {
+    fn new(
+        mv: Option<M>,
+        seat: Seat,
+        next_sibling: NodeId,
+        visits: u32,
+        virtual_loss: u32,
+        avail: u32,
+    ) -> Node<M> {
         Node {
             reward: AtomicU64::new(0f64.to_bits()),
-            visits: AtomicU32::new(0),
-            avail: AtomicU32::new(1),
+            visits: AtomicU32::new(visits),
+            avail: AtomicU32::new(avail),
             virtual_loss: AtomicU32::new(virtual_loss),
             first_child: AtomicU32::new(NodeId::NONE.0),
             next_sibling: AtomicU32::new(next_sibling.0),
@@ -99,7 +112,7 @@ impl<M: Copy> Node<M> {
     /// # Panics
     /// At a root, which no move leads into.
     #[inline]
-    pub fn mv(&self) -> M {
+    pub(crate) fn mv(&self) -> M {
         match self.mv {
             Some(m) => m,
             None => panic!("a root node has no move"),
@@ -108,47 +121,51 @@ impl<M: Copy> Node<M> {
 
     /// The seat that made the move into this node.
     #[inline]
-    pub fn seat(&self) -> Seat {
+    pub(crate) fn seat(&self) -> Seat {
         self.seat as Seat
     }
 
     /// Completed visits.
     #[inline]
-    pub fn visits(&self) -> u32 {
+    pub(crate) fn visits(&self) -> u32 {
         self.visits.load(Relaxed)
     }
 
-    /// Availability count (ISMCTS).
+    /// The raw availability field (ISMCTS); for a child of a root use
+    /// [`Tree::availability`].
     #[inline]
-    pub fn avail(&self) -> u32 {
+    pub(crate) fn avail(&self) -> u32 {
         self.avail.load(Relaxed)
     }
 
     /// Threads currently searching below this node.
     #[inline]
-    pub fn virtual_loss(&self) -> u32 {
+    pub(crate) fn virtual_loss(&self) -> u32 {
         self.virtual_loss.load(Relaxed)
     }
 
     /// Sum of backed-up rewards for [`Node::seat`].
     #[inline]
-    pub fn reward(&self) -> f64 {
+    pub(crate) fn reward(&self) -> f64 {
         f64::from_bits(self.reward.load(Relaxed))
     }
 
     /// The first child, or [`NodeId::NONE`]. `Acquire` pairs with the `Release` that published
     /// it, so the child's fields are visible to a thread that did not write them.
     #[inline]
-    pub fn first_child(&self) -> NodeId {
+    pub(crate) fn first_child(&self) -> NodeId {
         NodeId(self.first_child.load(Acquire))
     }
 
     /// The next sibling, or [`NodeId::NONE`]. Written before the node is published, never after.
     #[inline]
-    pub fn next_sibling(&self) -> NodeId {
+    pub(crate) fn next_sibling(&self) -> NodeId {
         NodeId(self.next_sibling.load(Relaxed))
     }
 }
+
+/// The cache line size the arena is laid out for.
+const CACHE_LINE: usize = 64;
 
 /// A preallocated arena of nodes with a fixed capacity.
 ///
@@ -158,9 +175,12 @@ impl<M: Copy> Node<M> {
 pub struct Tree<M> {
     base: NonNull<Node<M>>,
     capacity: u32,
-    /// Next free slot. May run past `capacity` by at most one per racing thread (shared mode).
-    len: AtomicU32,
+    /// Next free slot. May run past `capacity` by at most one block per racing thread (shared
+    /// mode). On a cache line of its own: threads bump it while every node access reads `base`.
+    len: CachePadded<AtomicU32>,
     roots: u32,
+    /// Roots and their children sit on cache lines of their own (shared searches).
+    padded: bool,
 }
 
 // SAFETY: every field reachable through `&Tree` is an atomic, a one-byte lock, or written once
@@ -208,8 +228,17 @@ impl<M> Tree<M> {
     pub const BYTES_PER_NODE: usize = std::mem::size_of::<Node<M>>();
 
     fn layout(capacity: u32) -> Layout {
-        Layout::array::<Node<M>>(capacity as usize).expect("capacity checked in Tree::new")
+        let size = std::mem::size_of::<Node<M>>() * capacity as usize;
+        let align = std::mem::align_of::<Node<M>>().max(CACHE_LINE);
+        Layout::from_size_align(size, align).expect("capacity checked in Tree::new")
     }
+
+    /// Nodes per cache line when nodes tile lines exactly (2 for card games), else 1.
+    const NODES_PER_LINE: u32 = if CACHE_LINE.is_multiple_of(std::mem::size_of::<Node<M>>()) {
+        (CACHE_LINE / std::mem::size_of::<Node<M>>()) as u32
+    } else {
+        1
+    };
 
     /// An empty arena for `capacity` nodes.
     pub fn new(capacity: u64) -> Result<Tree<M>, TreeError> {
@@ -223,8 +252,9 @@ impl<M> Tree<M> {
         Ok(Tree {
             base,
             capacity,
-            len: AtomicU32::new(0),
+            len: CachePadded::new(AtomicU32::new(0)),
             roots: 0,
+            padded: false,
         })
     }
 
@@ -249,7 +279,7 @@ impl<M> Tree<M> {
     }
 
     /// The `r`-th root.
-    pub fn root(&self, r: u32) -> NodeId {
+    pub(crate) fn root(&self, r: u32) -> NodeId {
         debug_assert!(r < self.roots);
         NodeId(r)
     }
@@ -259,23 +289,88 @@ impl<M: Copy> Tree<M> {
     /// Forgets the previous search and makes `roots` fresh roots (ids `0..roots`). Returns the
     /// number actually made: at most the capacity.
     pub fn reset(&mut self, roots: u32) -> u32 {
+        self.reset_for(roots, false)
+    }
+
+    /// [`Tree::reset`] for a search whose threads will share the tree: the roots and their
+    /// children then get cache lines of their own, which costs a few slots.
+    pub fn reset_shared(&mut self, roots: u32) -> u32 {
+        self.reset_for(roots, true)
+    }
+
+    fn reset_for(&mut self, roots: u32, shared: bool) -> u32 {
         let roots = roots.min(self.capacity);
         for r in 0..roots {
             // SAFETY: `&mut self`: no other reference to any slot exists.
-            unsafe { self.write_slot(r, Node::new(None, 0, NodeId::NONE, 0)) };
+            unsafe { self.write_slot(r, Node::new(None, 0, NodeId::NONE, 0, 0, 0)) };
         }
         self.roots = roots;
-        *self.len.get_mut() = roots;
+        self.padded = shared;
+        *self.len.get_mut() = if shared {
+            // Every thread writes the roots: keep other nodes off their cache lines.
+            roots
+                .next_multiple_of(Self::NODES_PER_LINE)
+                .min(self.capacity)
+        } else {
+            roots
+        };
         roots
     }
 
     /// The node `id`, which must have been reached from a root through published links.
     #[inline]
-    pub fn node(&self, id: NodeId) -> &Node<M> {
+    pub(crate) fn node(&self, id: NodeId) -> &Node<M> {
         debug_assert!(id.0 < self.len());
         // SAFETY: `id` came from a root or a published link, so its slot was fully written
         // (before the `Release` that published it) and is never written again in this search.
         unsafe { &*self.base.as_ptr().add(id.index()) }
+    }
+
+    /// Sets the visit count of every root (for searches that do not count them as they go).
+    pub(crate) fn set_root_visits(&mut self, visits: u64) {
+        let visits = visits.min(u32::MAX as u64) as u32;
+        for r in 0..self.roots {
+            *self.node_mut(NodeId(r)).visits.get_mut() = visits;
+        }
+    }
+
+    fn node_mut(&mut self, id: NodeId) -> &mut Node<M> {
+        assert!(id.0 < self.len());
+        // SAFETY: `&mut self`, and `id` is a written slot (a root, below `len`).
+        unsafe { &mut *self.base.as_ptr().add(id.index()) }
+    }
+
+    /// True when `id` is one of the roots.
+    #[inline]
+    pub(crate) fn is_root(&self, id: NodeId) -> bool {
+        id.0 < self.roots
+    }
+
+    /// The ISMCTS availability of `id`, a child of `parent`.
+    ///
+    /// A root's legal moves are the observer's, the same in every world, so at a root every
+    /// child is available whenever the root is selected through. The root therefore counts
+    /// those selections in its own `avail` field (one update per iteration instead of one per
+    /// child, which matters when threads share the root) and each child stores its count
+    /// relative to that counter, offset when the child was created.
+    #[inline]
+    pub(crate) fn availability(&self, id: NodeId, parent: NodeId) -> u32 {
+        let own = self.node(id).avail();
+        if self.is_root(parent) {
+            own.wrapping_add(self.node(parent).avail())
+        } else {
+            own
+        }
+    }
+
+    /// The initial `avail` field of a new child of `parent`: availability 1.
+    #[inline]
+    fn initial_avail(&self, parent: NodeId) -> u32 {
+        if self.is_root(parent) {
+            1u32.wrapping_sub(self.node(parent).avail())
+        } else {
+            1
+        }
     }
 
     /// Writes a whole node into slot `i`.
@@ -291,7 +386,7 @@ impl<M: Copy> Tree<M> {
     }
 
     /// An exclusive handle: plain loads and stores, one thread.
-    pub fn exclusive(&mut self) -> TreeRef<'_, M, Exclusive> {
+    pub(crate) fn exclusive(&mut self) -> TreeRef<'_, M, Exclusive> {
         TreeRef {
             tree: self,
             _access: PhantomData,
@@ -299,7 +394,7 @@ impl<M: Copy> Tree<M> {
     }
 
     /// A handle for one of several threads sharing the tree ([`Shared`] or [`Locked`]).
-    pub fn concurrent<A: Concurrent>(&self) -> TreeRef<'_, M, A> {
+    pub(crate) fn concurrent<A: Concurrent>(&self) -> TreeRef<'_, M, A> {
         TreeRef {
             tree: self,
             _access: PhantomData,
@@ -307,17 +402,19 @@ impl<M: Copy> Tree<M> {
     }
 
     /// A lock-free shared handle for tree parallelism.
-    pub fn shared(&self) -> TreeRef<'_, M, Shared> {
+    #[cfg(test)]
+    pub(crate) fn shared(&self) -> TreeRef<'_, M, Shared> {
         self.concurrent()
     }
 
     /// A shared handle that serialises work at each node with the node's lock.
-    pub fn locked(&self) -> TreeRef<'_, M, Locked> {
+    #[cfg(test)]
+    pub(crate) fn locked(&self) -> TreeRef<'_, M, Locked> {
         self.concurrent()
     }
 
     /// The children of `id`, in list order (most recently added first).
-    pub fn children(&self, id: NodeId) -> Children<'_, M> {
+    pub(crate) fn children(&self, id: NodeId) -> Children<'_, M> {
         Children {
             tree: self,
             next: self.node(id).first_child(),
@@ -326,7 +423,7 @@ impl<M: Copy> Tree<M> {
 }
 
 /// Iterator over the children of a node.
-pub struct Children<'t, M> {
+pub(crate) struct Children<'t, M> {
     tree: &'t Tree<M>,
     next: NodeId,
 }
@@ -347,7 +444,7 @@ impl<'t, M: Copy> Iterator for Children<'t, M> {
 }
 
 /// How a [`TreeRef`] touches shared state. Sealed: [`Exclusive`], [`Shared`] and [`Locked`].
-pub trait Access: sealed::Sealed + Copy + Send + Sync + 'static {
+pub(crate) trait Access: sealed::Sealed + Copy + Send + Sync + 'static {
     /// Statistics use atomic read-modify-write (else load + store, which is only correct
     /// when one thread owns the node: the whole tree, or the node's lock).
     const ATOMIC_STATS: bool;
@@ -364,20 +461,46 @@ mod sealed {
     impl Sealed for super::Locked {}
 }
 
+/// A thread's block of arena slots in a shared tree. Threads claim slots [`Slots::BLOCK`] at a
+/// time, so expanding rarely touches the arena's shared bump pointer, and each thread's nodes
+/// sit together in memory. A search leaves at most one partly used block per thread.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Slots {
+    next: u32,
+    end: u32,
+}
+
+impl Slots {
+    /// Slots claimed at once (1 KiB of card-game nodes).
+    pub(crate) const BLOCK: u32 = 32;
+}
+
+/// How a thread marks the nodes on its path while its playout is in flight (tree modes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Entry {
+    /// Not at all (one thread, or `virtual_loss=0`).
+    Unmarked,
+    /// One unit in the node's virtual-loss counter, removed at backup.
+    VirtualLoss,
+    /// The visit counted on the way down, the reward added at backup: a virtual loss of exactly
+    /// one with no counter to undo, which saves two atomic updates per node (`virtual_loss=1`).
+    EarlyVisit,
+}
+
 /// The access disciplines that many threads may use at once.
-pub trait Concurrent: Access {}
+pub(crate) trait Concurrent: Access {}
 impl Concurrent for Shared {}
 impl Concurrent for Locked {}
 
 /// One thread owns the tree.
 #[derive(Clone, Copy, Debug)]
-pub struct Exclusive;
+pub(crate) struct Exclusive;
 /// Many threads, lock-free.
 #[derive(Clone, Copy, Debug)]
-pub struct Shared;
+pub(crate) struct Shared;
 /// Many threads, one lock per node.
 #[derive(Clone, Copy, Debug)]
-pub struct Locked;
+pub(crate) struct Locked;
 
 impl Access for Exclusive {
     const ATOMIC_STATS: bool = false;
@@ -397,7 +520,7 @@ impl Access for Locked {
 
 /// A tree seen through one access discipline. `Exclusive` handles borrow the tree mutably, so
 /// the cheap non-atomic updates can never race.
-pub struct TreeRef<'t, M, A> {
+pub(crate) struct TreeRef<'t, M, A> {
     tree: &'t Tree<M>,
     _access: PhantomData<A>,
 }
@@ -445,20 +568,20 @@ fn add_f64<A: Access>(cell: &AtomicU64, by: f64) {
 
 impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
     /// The underlying tree.
-    #[inline]
-    pub fn tree(&self) -> &'t Tree<M> {
+    #[cfg(test)]
+    pub(crate) fn tree(&self) -> &'t Tree<M> {
         self.tree
     }
 
     /// The node `id`.
     #[inline]
-    pub fn node(&self, id: NodeId) -> &'t Node<M> {
+    pub(crate) fn node(&self, id: NodeId) -> &'t Node<M> {
         self.tree.node(id)
     }
 
     /// Takes `id`'s lock (`Locked` handles only; a no-op otherwise).
     #[inline]
-    pub fn lock(&self, id: NodeId) {
+    pub(crate) fn lock(&self, id: NodeId) {
         if A::LOCKED {
             self.node(id).lock.lock();
         }
@@ -466,56 +589,77 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
 
     /// Releases `id`'s lock, which this thread must hold (`Locked` handles only).
     #[inline]
-    pub fn unlock(&self, id: NodeId) {
+    pub(crate) fn unlock(&self, id: NodeId) {
         if A::LOCKED {
             // SAFETY: callers pair every `unlock` with their own earlier `lock`.
             unsafe { self.node(id).lock.unlock() };
         }
     }
 
-    /// Adds `by` to the availability of `id`.
+    /// Adds `by` to the availability of `id` (for a root: of every child of the root).
+    ///
+    /// Always a plain load and store, even in lock-free shared trees: a selection step bumps
+    /// every compatible child, and an atomic read-modify-write on each of those contended
+    /// lines stalls the thread, where a store retires into the store buffer. Two threads that
+    /// bump the same child at the same instant can lose one of the two increments; availability
+    /// only scales the exploration term, so an occasional lost count is harmless, while visits
+    /// and rewards stay exact.
     #[inline]
-    pub fn add_avail(&self, id: NodeId, by: u32) {
-        add_u32::<A>(&self.node(id).avail, by);
+    pub(crate) fn add_avail(&self, id: NodeId, by: u32) {
+        add_u32::<Exclusive>(&self.node(id).avail, by);
     }
 
-    /// Marks one more thread as searching below `id`.
+    /// Marks this thread as searching below `id`, as `entry` says.
     #[inline]
-    pub fn add_virtual_loss(&self, id: NodeId) {
-        add_u32::<A>(&self.node(id).virtual_loss, 1);
+    pub(crate) fn enter(&self, id: NodeId, entry: Entry) {
+        match entry {
+            Entry::Unmarked => {}
+            Entry::VirtualLoss => add_u32::<A>(&self.node(id).virtual_loss, 1),
+            Entry::EarlyVisit => add_u32::<A>(&self.node(id).visits, 1),
+        }
     }
 
-    /// Backs up `visits` visits with total `reward` (for the node's seat) and, if
-    /// `leave` is set, removes this thread's virtual loss.
+    /// Backs up `visits` playouts with total `reward` (for the node's seat) through a node this
+    /// thread entered with `entry` (an early visit already counted one of the visits).
     #[inline]
-    pub fn update(&self, id: NodeId, visits: u32, reward: f64, leave: bool) {
+    pub(crate) fn update(&self, id: NodeId, visits: u32, reward: f64, entry: Entry) {
         let n = self.node(id);
-        add_u32::<A>(&n.visits, visits);
+        let visits = visits - (entry == Entry::EarlyVisit) as u32;
+        if visits > 0 {
+            add_u32::<A>(&n.visits, visits);
+        }
         add_f64::<A>(&n.reward, reward);
-        if leave {
+        if entry == Entry::VirtualLoss {
             sub_u32::<A>(&n.virtual_loss, 1);
         }
     }
 
-    /// Adds a child of `parent` for `mv`, made by `seat`, entered by this thread (one unit of
-    /// virtual loss when `enter` is set). `head` is the first child the caller saw when it
-    /// checked that `mv` has no child yet. Returns the child, or `None` when the arena is full.
+    /// Adds a child of `parent` for `mv`, made by `seat`, entered by this thread as `entry`
+    /// says. `head` is the first child the caller saw when it checked that `mv` has no child
+    /// yet. Returns the child, or `None` when the arena is full.
     ///
-    /// With a [`Shared`] handle, another thread may have added the same move since `head` was
+    /// With a `Shared` handle, another thread may have added the same move since `head` was
     /// read; then that child is returned (its virtual loss taken) and the slot just
-    /// bump-allocated stays unused. `Locked` callers must hold `parent`'s lock.
+    /// taken stays unused. `Locked` callers must hold `parent`'s lock. Shared handles take
+    /// slots from this thread's block `slots`.
     #[inline]
-    pub fn expand(
+    pub(crate) fn expand(
         &self,
         parent: NodeId,
         mv: M,
         seat: Seat,
-        enter: bool,
+        entry: Entry,
         head: NodeId,
+        slots: &mut Slots,
     ) -> Option<NodeId> {
         let tree = self.tree;
-        let vl = enter as u32;
+        let (visits, vl) = match entry {
+            Entry::Unmarked => (0, 0),
+            Entry::VirtualLoss => (0, 1),
+            Entry::EarlyVisit => (1, 0),
+        };
         let p = tree.node(parent);
+        let avail = tree.initial_avail(parent);
         if !A::ATOMIC_LINKS {
             debug_assert_eq!(head, p.first_child());
             let i = tree.len.load(Relaxed);
@@ -524,21 +668,44 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
             }
             tree.len.store(i + 1, Relaxed);
             // SAFETY: slot `i` is past every published node and this handle is exclusive.
-            unsafe { tree.write_slot(i, Node::new(Some(mv), seat, head, vl)) };
+            unsafe { tree.write_slot(i, Node::new(Some(mv), seat, head, visits, vl, avail)) };
             p.first_child.store(i, Relaxed);
             return Some(NodeId(i));
         }
-        // Checking first keeps `len` from creeping towards overflow once the arena is full.
-        if tree.len.load(Relaxed) >= tree.capacity {
-            return None;
-        }
-        let i = tree.len.fetch_add(1, Relaxed);
+        let i = if tree.padded && tree.is_root(parent) {
+            // Every thread updates the root's children: each gets its own cache line, so
+            // threads under different root moves do not contend (a few slots per search).
+            if tree.len.load(Relaxed) >= tree.capacity {
+                return None;
+            }
+            let per_line = Tree::<M>::NODES_PER_LINE;
+            tree.len
+                .fetch_add(per_line, Relaxed)
+                .next_multiple_of(per_line)
+        } else {
+            if slots.next == slots.end {
+                // Checking first keeps `len` from creeping towards overflow once full.
+                if tree.len.load(Relaxed) >= tree.capacity {
+                    return None;
+                }
+                let start = tree.len.fetch_add(Slots::BLOCK, Relaxed);
+                if start >= tree.capacity {
+                    return None;
+                }
+                *slots = Slots {
+                    next: start,
+                    end: (start + Slots::BLOCK).min(tree.capacity),
+                };
+            }
+            slots.next += 1;
+            slots.next - 1
+        };
         if i >= tree.capacity {
             return None;
         }
         let mut head = head;
         // SAFETY: `fetch_add` handed slot `i` to this thread alone; nothing links to it yet.
-        unsafe { tree.write_slot(i, Node::new(Some(mv), seat, head, vl)) };
+        unsafe { tree.write_slot(i, Node::new(Some(mv), seat, head, visits, vl, avail)) };
         let me = tree.node(NodeId(i));
         loop {
             match p.first_child.compare_exchange(head.0, i, Release, Acquire) {
@@ -549,9 +716,7 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
                     while c != head {
                         let n = tree.node(c);
                         if n.mv() == mv {
-                            if enter {
-                                self.add_virtual_loss(c);
-                            }
+                            self.enter(c, entry);
                             return Some(c);
                         }
                         c = n.next_sibling();
@@ -579,10 +744,34 @@ mod tests {
         let mut tree = Tree::<u8>::new(4).unwrap();
         assert_eq!(tree.reset(1), 1);
         let t = tree.exclusive();
-        let a = t.expand(NodeId(0), 10, 0, false, NodeId::NONE).unwrap();
-        let b = t.expand(NodeId(0), 11, 1, false, a).unwrap();
-        let c = t.expand(a, 12, 1, false, NodeId::NONE).unwrap();
-        assert_eq!(t.expand(a, 13, 1, false, c), None, "full at 4 nodes");
+        let a = t
+            .expand(
+                NodeId(0),
+                10,
+                0,
+                Entry::Unmarked,
+                NodeId::NONE,
+                &mut Slots::default(),
+            )
+            .unwrap();
+        let b = t
+            .expand(NodeId(0), 11, 1, Entry::Unmarked, a, &mut Slots::default())
+            .unwrap();
+        let c = t
+            .expand(
+                a,
+                12,
+                1,
+                Entry::Unmarked,
+                NodeId::NONE,
+                &mut Slots::default(),
+            )
+            .unwrap();
+        assert_eq!(
+            t.expand(a, 13, 1, Entry::Unmarked, c, &mut Slots::default()),
+            None,
+            "full at 4 nodes"
+        );
         let moves: Vec<u8> = tree.children(NodeId(0)).map(|(_, n)| n.mv()).collect();
         assert_eq!(moves, vec![11, 10]);
         assert_eq!(tree.node(b).seat(), 1);
@@ -599,18 +788,35 @@ mod tests {
         let mut tree = Tree::<u8>::new(8).unwrap();
         tree.reset(1);
         let e = tree.exclusive();
-        let a = e.expand(NodeId(0), 1, 0, true, NodeId::NONE).unwrap();
-        e.update(a, 1, 0.5, true);
+        let a = e
+            .expand(
+                NodeId(0),
+                1,
+                0,
+                Entry::VirtualLoss,
+                NodeId::NONE,
+                &mut Slots::default(),
+            )
+            .unwrap();
+        e.update(a, 1, 0.5, Entry::VirtualLoss);
         e.add_avail(a, 2);
         let s = tree.shared();
-        s.add_virtual_loss(a);
-        s.update(a, 2, 1.0, true);
+        s.enter(a, Entry::VirtualLoss);
+        s.update(a, 2, 1.0, Entry::VirtualLoss);
+        s.enter(a, Entry::EarlyVisit);
+        assert_eq!(
+            tree.node(a).visits(),
+            4,
+            "an early visit counts on the way down"
+        );
+        s.update(a, 1, 0.0, Entry::EarlyVisit);
         let l = tree.locked();
         l.lock(a);
-        l.update(a, 1, 0.25, false);
+        l.update(a, 1, 0.25, Entry::Unmarked);
         l.unlock(a);
         let n = tree.node(a);
-        assert_eq!((n.visits(), n.avail(), n.virtual_loss()), (4, 3, 0));
+        assert_eq!((n.visits(), n.virtual_loss()), (5, 0));
+        assert_eq!(tree.availability(a, NodeId(0)), 3);
         assert_eq!(n.reward(), 1.75);
     }
 
@@ -618,8 +824,8 @@ mod tests {
     fn concurrent_expansion_never_duplicates_a_move() {
         // Four threads race to add the same eight moves under one root, many times over.
         for _ in 0..200 {
-            let mut tree = Tree::<u8>::new(64).unwrap();
-            tree.reset(1);
+            let mut tree = Tree::<u8>::new(128).unwrap();
+            tree.reset_shared(1);
             let t = tree.shared();
             std::thread::scope(|s| {
                 for k in 0..4u8 {
@@ -636,16 +842,28 @@ mod tests {
                                 .map(|(id, _)| id);
                             let c = match existing {
                                 Some(id) => {
-                                    t.add_virtual_loss(id);
+                                    t.enter(id, Entry::VirtualLoss);
                                     id
                                 }
-                                None => t.expand(NodeId(0), mv, 0, true, head).unwrap(),
+                                None => t
+                                    .expand(
+                                        NodeId(0),
+                                        mv,
+                                        0,
+                                        Entry::VirtualLoss,
+                                        head,
+                                        &mut Slots::default(),
+                                    )
+                                    .unwrap(),
                             };
                             assert_eq!(t.node(c).mv(), mv);
                         }
                     });
                 }
             });
+            for (id, _) in tree.children(NodeId(0)) {
+                assert_eq!(id.0 % 2, 0, "root children start cache lines");
+            }
             let mut moves: Vec<u8> = tree.children(NodeId(0)).map(|(_, n)| n.mv()).collect();
             let vl: u32 = tree
                 .children(NodeId(0))
@@ -658,6 +876,47 @@ mod tests {
                 "each of the 32 expansions entered exactly one child"
             );
         }
+    }
+
+    #[test]
+    fn root_children_count_availability_from_their_creation() {
+        let mut tree = Tree::<u8>::new(8).unwrap();
+        tree.reset(1);
+        let root = NodeId(0);
+        let t = tree.exclusive();
+        let a = t
+            .expand(
+                root,
+                1,
+                0,
+                Entry::Unmarked,
+                NodeId::NONE,
+                &mut Slots::default(),
+            )
+            .unwrap();
+        let d = t
+            .expand(
+                a,
+                9,
+                1,
+                Entry::Unmarked,
+                NodeId::NONE,
+                &mut Slots::default(),
+            )
+            .unwrap();
+        t.add_avail(root, 1);
+        let b = t
+            .expand(root, 2, 0, Entry::Unmarked, a, &mut Slots::default())
+            .unwrap();
+        t.add_avail(root, 2);
+        t.add_avail(d, 4);
+        assert_eq!(tree.availability(a, root), 4);
+        assert_eq!(tree.availability(b, root), 3);
+        assert_eq!(
+            tree.availability(d, a),
+            5,
+            "below the root, the node's own count"
+        );
     }
 
     #[test]

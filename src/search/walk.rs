@@ -11,15 +11,15 @@ use crate::cards::random_below;
 use crate::game::{Game, MoveSet, Rng};
 
 use super::rollout::Rewards;
-use super::tree::{Access, NodeId, TreeRef};
+use super::tree::{Access, Entry, NodeId, Slots, TreeRef};
 
 /// The selection rule's constants.
 #[derive(Clone, Copy, Debug)]
-pub struct Ucb {
+pub(crate) struct Ucb {
     /// Exploration constant `c` of `mean + c·sqrt(ln(n_parent)/n)`.
-    pub c: f64,
+    pub(crate) c: f64,
     /// Losses counted per thread currently below a node (tree modes; 0 disables).
-    pub virtual_loss: u32,
+    pub(crate) virtual_loss: u32,
 }
 
 /// Per-thread scratch for walks: the path from the root to the current leaf, and the
@@ -28,19 +28,21 @@ pub struct Ucb {
 /// Both buffers are reused across iterations, so a walk allocates nothing once they have grown
 /// to the game's depth and branching (they start with room for 64 each).
 #[derive(Debug)]
-pub struct Walker {
+pub(crate) struct Walker {
     ucb: Ucb,
-    /// Whether this walk adds and removes virtual loss (tree modes with `virtual_loss > 0`).
-    track_virtual_loss: bool,
+    /// How this walk marks the nodes it enters (tree modes with `virtual_loss > 0`).
+    entry: Entry,
     path: Vec<NodeId>,
     compatible: Vec<NodeId>,
+    /// This thread's arena slots (shared trees).
+    slots: Slots,
 }
 
 /// `ln(x)` for `x >= 1`, inlined: UCB takes one logarithm per child per level, and a libm call
 /// in the middle of the child scan costs more than its arithmetic (register spills around the
 /// call, no overlap with the next child's loads). Absolute error below 1e-9.
 #[inline]
-pub fn ln(x: f64) -> f64 {
+pub(crate) fn ln(x: f64) -> f64 {
     const MANTISSA: u64 = (1 << 52) - 1;
     let bits = x.to_bits();
     let mut exponent = (bits >> 52) as i64 - 1023;
@@ -83,18 +85,19 @@ impl Best {
 
 impl Walker {
     /// A walker for one thread. `track_virtual_loss` is for tree-parallel walks.
-    pub fn new(ucb: Ucb, track_virtual_loss: bool) -> Walker {
+    pub(crate) fn new(ucb: Ucb, track_virtual_loss: bool) -> Walker {
+        let entry = match (track_virtual_loss, ucb.virtual_loss) {
+            (false, _) | (true, 0) => Entry::Unmarked,
+            (true, 1) => Entry::EarlyVisit,
+            (true, _) => Entry::VirtualLoss,
+        };
         Walker {
             ucb,
-            track_virtual_loss: track_virtual_loss && ucb.virtual_loss > 0,
+            entry,
             path: Vec::with_capacity(64),
             compatible: Vec::with_capacity(64),
+            slots: Slots::default(),
         }
-    }
-
-    /// The nodes of the last walk, root first.
-    pub fn path(&self) -> &[NodeId] {
-        &self.path
     }
 
     /// Selects from `root` through `state` (playing the tree moves on it) and expands one node
@@ -105,7 +108,7 @@ impl Walker {
     /// availability. Without it, every child is legal (a perfect-information tree) and UCB uses
     /// the parent's visits.
     #[inline]
-    pub fn descend<G: Game, A: Access, const AVAIL: bool>(
+    pub(crate) fn descend<G: Game, A: Access, const AVAIL: bool>(
         &mut self,
         tree: TreeRef<'_, G::Move, A>,
         root: NodeId,
@@ -114,8 +117,13 @@ impl Walker {
         weight: u32,
     ) {
         let c = self.ucb.c;
-        let vl = self.ucb.virtual_loss as f64;
-        let track = self.track_virtual_loss;
+        // Early visits are already in the visit counts.
+        let vl = if self.entry == Entry::VirtualLoss {
+            self.ucb.virtual_loss as f64
+        } else {
+            0.0
+        };
+        let entry = self.entry;
         self.path.clear();
         self.path.push(root);
         let mut node = root;
@@ -132,6 +140,9 @@ impl Walker {
             let head = here.first_child();
             self.compatible.clear();
             let mut best = Best::NONE;
+            // Root children count availability relative to the root (see Tree::availability).
+            let at_root = self.path.len() == 1;
+            let avail_base = if AVAIL && at_root { here.avail() } else { 0 };
             if !head.is_none() {
                 let ln_parent = if AVAIL {
                     0.0
@@ -154,7 +165,8 @@ impl Walker {
                             }
                         } else {
                             let ln_avail = if AVAIL {
-                                ln((child.avail() + weight) as f64)
+                                let avail = child.avail().wrapping_add(avail_base);
+                                ln(avail.wrapping_add(weight) as f64)
                             } else {
                                 ln_parent
                             };
@@ -175,7 +187,7 @@ impl Walker {
                     self.pick_untried::<G, A>(tree, &legal, rng)
                 };
                 let seat = state.current_seat();
-                let child = tree.expand(node, mv, seat, track, head);
+                let child = tree.expand(node, mv, seat, entry, head, &mut self.slots);
                 tree.unlock(node);
                 if let Some(child) = child {
                     state.play(mv);
@@ -184,16 +196,18 @@ impl Walker {
                 return;
             }
             if AVAIL {
-                for &id in &self.compatible {
-                    tree.add_avail(id, weight);
+                if at_root {
+                    tree.add_avail(node, weight);
+                } else {
+                    for &id in &self.compatible {
+                        tree.add_avail(id, weight);
+                    }
                 }
             }
             let best = best.id;
             tree.unlock(node);
             tree.lock(best);
-            if track {
-                tree.add_virtual_loss(best);
-            }
+            tree.enter(best, entry);
             state.play(tree.node(best).mv());
             self.path.push(best);
             node = best;
@@ -224,21 +238,26 @@ impl Walker {
     }
 
     /// Backs `visits` playouts with per-seat reward totals `rewards` up the last walk's path.
+    ///
+    /// `AVAIL` searches leave the root's visit count alone: nothing reads it (availability
+    /// replaces it), and it is the one counter every thread of a shared tree would write.
     #[inline]
-    pub fn backup<M: Copy + PartialEq, A: Access>(
+    pub(crate) fn backup<M: Copy + PartialEq, A: Access, const AVAIL: bool>(
         &self,
         tree: TreeRef<'_, M, A>,
         visits: u32,
         rewards: &Rewards,
     ) {
         let (&root, below) = self.path.split_first().expect("a walk starts at a root");
-        tree.lock(root);
-        tree.update(root, visits, 0.0, false);
-        tree.unlock(root);
+        if !AVAIL {
+            tree.lock(root);
+            tree.update(root, visits, 0.0, Entry::Unmarked);
+            tree.unlock(root);
+        }
         for &id in below {
             tree.lock(id);
             let seat = tree.node(id).seat();
-            tree.update(id, visits, rewards[seat], self.track_virtual_loss);
+            tree.update(id, visits, rewards[seat], self.entry);
             tree.unlock(id);
         }
     }
