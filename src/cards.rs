@@ -422,9 +422,13 @@ impl CardList {
     #[inline]
     pub fn new(set: CardSet) -> CardList {
         debug_assert!(set.len() <= CardList::CAPACITY);
-        let mut list = 0;
-        for (i, card) in set.iter().enumerate() {
-            list |= (card.index() as u64) << (6 * i);
+        // Always ten steps, with no branch: a loop over the set's cards mispredicted its exit
+        // at every list built. Past the last card the set is empty, and an empty set's
+        // trailing-zero count, 64, masks to 0.
+        let (mut bits, mut list) = (set.0, 0);
+        for i in 0..CardList::CAPACITY {
+            list |= (bits.trailing_zeros() as u64 & 63) << (6 * i);
+            bits &= bits.wrapping_sub(1);
         }
         CardList(list)
     }
