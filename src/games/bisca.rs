@@ -456,9 +456,11 @@ impl Game for Bisca {
     /// reply), first while the stock lasts (no obligation to follow, both seats draw), then to the
     /// end (follow suit, voids shown), ending in the state `playout_by_moves` reaches. The
     /// trick's shape is known, so there is no branch on leading or on who wins it (a compare of
-    /// trick ranks and selects instead), and the state lives in locals. (Unlike Sueca and
-    /// Hearts, it does not restart its draws at each trick: with two draws a trick, that would
-    /// waste half of every generator output, and measured slower.)
+    /// trick ranks and selects instead); the two hands, and their [`CardList`]s from which a
+    /// legal set's `k`-th card is read at a position the hand's counts give, live in registers
+    /// and change places by selects. (Unlike Sueca and Hearts, it does not restart its draws at
+    /// each trick: with two draws a trick that wastes half of every generator output, and it
+    /// measured no faster.)
     fn random_playout(&mut self, rng: &mut Rng) {
         let mut draws = Draws::new();
         while self.lead.is_some() {

@@ -440,8 +440,10 @@ impl Game for Hearts {
     /// then three followers in seat order; the first trick's extra rules are a copy of the loop
     /// body), and the winner is a maximum over packed entries, so there is no branch on leading,
     /// the end of the trick or who is winning it. The hands are the starting hands minus one mask
-    /// of cards gone, and the played cards are filled in at once, since every card still held
-    /// will be played by its holder.
+    /// of cards gone; from the fourth trick a legal set's `k`-th card is read from the hand's
+    /// [`CardList`] at a position its counts give; the last trick's forced cards need no lookup.
+    /// The played cards are filled in at once, since every card still held will be played by
+    /// its holder. It ends in the state `playout_by_moves_restarting` reaches.
     fn random_playout(&mut self, rng: &mut Rng) {
         let mut draws = Draws::new();
         while self.passes_left > 0 || self.in_trick > 0 {

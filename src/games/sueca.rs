@@ -264,11 +264,15 @@ impl Game for Sueca {
     }
 
     /// Finishes the trick in progress card by card, then plays whole tricks, each drawn from one
-    /// generator output ([`Draws::restart`]). Each trick's shape is known in advance (a lead, then three
-    /// followers in seat order), so there is no branch on leading, the end of the trick or who is
-    /// winning it (selects instead: in random play they are coin flips); the state lives in
-    /// locals, and the played cards are filled in at once, since every card still held will be
-    /// played by its holder.
+    /// generator output ([`Draws::restart`]), ending in the state `playout_by_moves_restarting`
+    /// reaches. A trick's shape is known in advance (a lead, then three followers in seat
+    /// order), so there is no branch on leading, the end of the trick or who is winning it
+    /// (selects instead: in random play they are coin flips). What bounds the speed is the chain
+    /// from one card to the next, so the loop keeps it short: hands are the starting hands
+    /// minus a mask of cards gone, a legal set's `k`-th card is read from the hand's
+    /// [`CardList`] at a position its counts give, the followers are independent of each other,
+    /// and the last trick's forced cards need no lookup at all. The played cards are filled in
+    /// at once, since every card still held will be played by its holder.
     fn random_playout(&mut self, rng: &mut Rng) {
         let mut draws = Draws::new();
         while !self.trick.is_empty() {
