@@ -405,6 +405,60 @@ impl CardSet {
     }
 }
 
+/// A set of at most ten cards as a list in card order, six bits a card in one `u64`.
+///
+/// Its `i`-th card (the set's [`CardSet::nth`]) is a shift and a mask, where `nth` is a select
+/// with a chain of dependent steps, and taking a card out is a few more operations: playouts
+/// keep one beside each hand's set, and find a legal set's `k`-th card at the position the
+/// hand's own counts give. (A `u128` version for 13-card hands measured slower than `nth`.)
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CardList(u64);
+
+impl CardList {
+    /// How many cards it holds at most.
+    pub const CAPACITY: usize = 10;
+
+    /// The cards of `set` in card order; `set` must hold at most ten cards.
+    #[inline]
+    pub fn new(set: CardSet) -> CardList {
+        debug_assert!(set.len() <= CardList::CAPACITY);
+        // Always ten steps, with no branch: a loop over the set's cards mispredicted its exit
+        // at every list built. Past the last card the set is empty, and an empty set's
+        // trailing-zero count, 64, masks to 0.
+        let (mut bits, mut list) = (set.0, 0);
+        for i in 0..CardList::CAPACITY {
+            list |= (bits.trailing_zeros() as u64 & 63) << (6 * i);
+            bits &= bits.wrapping_sub(1);
+        }
+        CardList(list)
+    }
+
+    /// The card at position `i`: the set's `nth(i)`; `i` must be below the length.
+    #[inline]
+    pub fn get(self, i: usize) -> Card {
+        Card((self.0 >> (6 * i)) as u8 & 63)
+    }
+
+    /// Takes out the card at position `i` (below the length) and returns it; the cards after it
+    /// move up one place.
+    #[inline]
+    pub fn take(&mut self, i: usize) -> Card {
+        let card = self.get(i);
+        let below = (1u64 << (6 * i)) - 1;
+        self.0 = self.0 & below | (self.0 >> 6) & !below;
+        card
+    }
+
+    /// Puts `card` in at position `i` (at most the length, which must stay within the
+    /// capacity); the cards from there on move down one place. In card order, `i` is the
+    /// number of cards in the list below `card`.
+    #[inline]
+    pub fn insert(&mut self, i: usize, card: Card) {
+        let below = (1u64 << (6 * i)) - 1;
+        self.0 = self.0 & below | (card.0 as u64) << (6 * i) | (self.0 & !below) << 6;
+    }
+}
+
 /// A uniform integer in `0..n` (`n > 0`), exactly: Lemire's multiply-shift with its rejection
 /// step, which almost never loops (probability below n / 2^32).
 #[inline]
@@ -656,6 +710,37 @@ mod tests {
             for k in 0..x.count_ones() {
                 assert_eq!(select_bit(x, k), y.trailing_zeros(), "x={x:#x} k={k}");
                 y &= y - 1;
+            }
+        }
+    }
+
+    #[test]
+    fn card_lists_take_cards_as_the_set_numbers_them() {
+        // Random sets of every size up to the capacity; taking random positions one by one must
+        // give the set's nth card each time, and leave the list of the rest.
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(8);
+        for _ in 0..2_000 {
+            for size in 1..=CardList::CAPACITY {
+                let set = CardSet::FULL.random_subset(size, &mut rng);
+                let mut rest = set;
+                let mut list = CardList::new(set);
+                while !rest.is_empty() {
+                    let i = random_below(&mut rng, rest.len() as u32) as usize;
+                    let card = rest.nth(i);
+                    assert_eq!(list.get(i), card);
+                    assert_eq!(list.take(i), card);
+                    rest.remove(card);
+                    assert_eq!(list, CardList::new(rest));
+                }
+                // And back in, in random order, each at the place of the cards below it.
+                let mut back = set;
+                while !back.is_empty() {
+                    let card = back.random(&mut rng);
+                    back.remove(card);
+                    list.insert((rest.0 & (card.set().0 - 1)).count_ones() as usize, card);
+                    rest.insert(card);
+                    assert_eq!(list, CardList::new(rest));
+                }
             }
         }
     }

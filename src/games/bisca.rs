@@ -46,7 +46,7 @@
 use std::fmt;
 use std::hint::select_unpredictable;
 
-use crate::cards::{Card, CardSet, Suit, random_below};
+use crate::cards::{Card, CardList, CardSet, Suit, random_below};
 use crate::deal::{ConstrainedDeal, Holder};
 use crate::game::{DealError, DealSampler, Draws, Game, HiddenInfo, MoveSet, Rng, Seat};
 use crate::spec::{OptionDoc, Spec, SpecError};
@@ -358,13 +358,15 @@ impl Bisca {
         }
     }
 
-    /// A random move of `seat`, whose hand is `hand`, while the stock lasts, as
-    /// `playout_by_moves` draws it: a card of the hand, or (variant on, 2 of trumps in hand) the
-    /// exchange, which is made at once, after which the seat moves again.
+    /// A random move of `seat`, whose hand is `hand` (and `list`, the same cards as a
+    /// [`CardList`]), while the stock lasts, as `playout_by_moves` draws it: a card of the hand,
+    /// taken out of both, or (variant on, 2 of trumps in hand) the exchange, which is made at
+    /// once, after which the seat moves again.
     #[inline(always)]
     fn random_stock_phase_card(
         &mut self,
         hand: &mut CardSet,
+        list: &mut CardList,
         seat: usize,
         draws: &mut Draws,
         rng: &mut Rng,
@@ -374,14 +376,19 @@ impl Bisca {
         let exchanger = (self.exchange as u64) << two.index();
         loop {
             let exchange = hand.0 & exchanger != 0;
-            let moves = CardSet(hand.0 | (exchange as u64) << EXCHANGE_BIT);
-            let pick = moves.nth(draws.below(rng, moves.len() as u32) as usize);
-            if pick.index() != EXCHANGE_BIT {
-                return pick;
+            let cards = hand.len();
+            // The exchange, when allowed, is the last move in order (its bit is above every
+            // card's).
+            let k = draws.below(rng, (cards + exchange as usize) as u32) as usize;
+            if k < cards {
+                let card = list.take(k);
+                hand.remove(card);
+                return card;
             }
             let face_up = self.stock[STOCK - 1];
             hand.remove(two);
             hand.insert(face_up);
+            *list = CardList::new(*hand);
             self.shown[seat].insert(face_up);
             self.stock[STOCK - 1] = two;
         }
@@ -449,9 +456,11 @@ impl Game for Bisca {
     /// reply), first while the stock lasts (no obligation to follow, both seats draw), then to the
     /// end (follow suit, voids shown), ending in the state `playout_by_moves` reaches. The
     /// trick's shape is known, so there is no branch on leading or on who wins it (a compare of
-    /// trick ranks and selects instead), and the state lives in locals. (Unlike Sueca and
-    /// Hearts, it does not restart its draws at each trick: with two draws a trick, that would
-    /// waste half of every generator output, and measured slower.)
+    /// trick ranks and selects instead); the two hands, and their [`CardList`]s from which a
+    /// legal set's `k`-th card is read at a position the hand's counts give, live in registers
+    /// and change places by selects. (Unlike Sueca and Hearts, it does not restart its draws at
+    /// each trick: with two draws a trick that wastes half of every generator output, and it
+    /// measured no faster.)
     fn random_playout(&mut self, rng: &mut Rng) {
         let mut draws = Draws::new();
         while self.lead.is_some() {
@@ -466,16 +475,17 @@ impl Game for Bisca {
         // the leader's by a select, with no store and reload through a hand slot on the path
         // from one trick to the next.
         let (mut lh, mut oh) = (self.hands[leader], self.hands[leader ^ 1]);
+        // The same hands as lists in card order: a legal set's `k`-th card is at the position
+        // the hand's own counts give, read with a shift, not found by a select.
+        let (mut ll, mut ol) = (CardList::new(lh), CardList::new(oh));
         // Cards taken from here on, and those of them seat 0 took.
         let (mut taken, mut won0) = (0u64, 0u64);
         let mut next = self.next as usize;
         while next < STOCK {
             let other = leader ^ 1;
-            let lead = self.random_stock_phase_card(&mut lh, leader, &mut draws, rng);
-            lh.remove(lead);
+            let lead = self.random_stock_phase_card(&mut lh, &mut ll, leader, &mut draws, rng);
             played[leader].insert(lead);
-            let reply = self.random_stock_phase_card(&mut oh, other, &mut draws, rng);
-            oh.remove(reply);
+            let reply = self.random_stock_phase_card(&mut oh, &mut ol, other, &mut draws, rng);
             played[other].insert(reply);
             let follows = (lead.index() ^ reply.index()) >> 4 == 0;
             let other_wins =
@@ -485,12 +495,21 @@ impl Game for Bisca {
             taken |= trick;
             won0 |= select_unpredictable(winner == 0, trick, 0);
             // The winner draws first.
-            let (w, l) = (
+            let (mut win_hand, mut lose_hand) = (
                 select_unpredictable(other_wins, oh, lh),
                 select_unpredictable(other_wins, lh, oh),
             );
-            lh = w.with(self.stock[next]);
-            oh = l.with(self.stock[next + 1]);
+            let (mut win_list, mut lose_list) = (
+                select_unpredictable(other_wins, ol, ll),
+                select_unpredictable(other_wins, ll, ol),
+            );
+            let (drawn, other_drawn) = (self.stock[next], self.stock[next + 1]);
+            let place = |hand: CardSet, card: Card| (hand.0 & (card.set().0 - 1)).count_ones();
+            win_list.insert(place(win_hand, drawn) as usize, drawn);
+            lose_list.insert(place(lose_hand, other_drawn) as usize, other_drawn);
+            win_hand.insert(drawn);
+            lose_hand.insert(other_drawn);
+            (lh, oh, ll, ol) = (win_hand, lose_hand, win_list, lose_list);
             next += 2;
             leader = winner;
             if next == STOCK {
@@ -504,14 +523,21 @@ impl Game for Bisca {
             ($last:expr) => {
                 let other = leader ^ 1;
                 let k = draws.below(rng, lh.len() as u32) as usize;
-                let lead = if $last { lh.lowest() } else { lh.nth(k) };
+                let lead = if $last { lh.lowest() } else { ll.take(k) };
                 lh.remove(lead);
                 played[leader].insert(lead);
                 let led_suit = pt::suit_mask(lead).0;
                 let follow = oh.0 & led_suit;
                 let legal = CardSet(select_unpredictable(follow == 0, oh.0, follow));
                 let k = draws.below(rng, legal.len() as u32) as usize;
-                let reply = if $last { legal.lowest() } else { legal.nth(k) };
+                let reply = if $last {
+                    legal.lowest()
+                } else {
+                    // The led suit's cards are together in the list, after those of the lanes
+                    // below it; a void hand may play any card.
+                    let below = (oh.0 & ((1 << (lead.index() & 0x30)) - 1)).count_ones() as usize;
+                    ol.take(k + select_unpredictable(follow == 0, 0, below))
+                };
                 oh.remove(reply);
                 played[other].insert(reply);
                 // The reply follows exactly when the hand has the led suit, and shows a void
@@ -527,6 +553,14 @@ impl Game for Bisca {
                     select_unpredictable(other_wins, oh, lh),
                     select_unpredictable(other_wins, lh, oh),
                 );
+                // (The last trick leaves the lists, which nothing reads after it.)
+                #[allow(unused_assignments)]
+                if !$last {
+                    (ll, ol) = (
+                        select_unpredictable(other_wins, ol, ll),
+                        select_unpredictable(other_wins, ll, ol),
+                    );
+                }
             };
         }
         // Both hands hold one card per trick left.

@@ -56,7 +56,7 @@
 use std::fmt;
 use std::hint::select_unpredictable;
 
-use crate::cards::{Card, CardSet, Rank, Suit};
+use crate::cards::{Card, CardList, CardSet, Rank, Suit};
 use crate::deal::{ConstrainedDeal, Holder};
 use crate::game::{DealError, DealSampler, Draws, Game, HiddenInfo, Rng, Seat};
 use crate::spec::{OptionDoc, Spec, SpecError};
@@ -440,8 +440,10 @@ impl Game for Hearts {
     /// then three followers in seat order; the first trick's extra rules are a copy of the loop
     /// body), and the winner is a maximum over packed entries, so there is no branch on leading,
     /// the end of the trick or who is winning it. The hands are the starting hands minus one mask
-    /// of cards gone, and the played cards are filled in at once, since every card still held
-    /// will be played by its holder.
+    /// of cards gone; from the fourth trick a legal set's `k`-th card is read from the hand's
+    /// [`CardList`] at a position its counts give; the last trick's forced cards need no lookup.
+    /// The played cards are filled in at once, since every card still held will be played by
+    /// its holder. It ends in the state `playout_by_moves_restarting` reaches.
     fn random_playout(&mut self, rng: &mut Rng) {
         let mut draws = Draws::new();
         while self.passes_left > 0 || self.in_trick > 0 {
@@ -456,6 +458,10 @@ impl Game for Hearts {
             *played |= hand;
         }
         let mut gone = 0u64;
+        // From the fourth trick on, when every hand holds at most ten cards, each hand is also a
+        // list in card order: a legal set's `k`-th card is at the position the hand's own counts
+        // give, read with a shift, not found by a select.
+        let mut lists = [CardList::default(); SEATS];
         let mut voids = self.voids;
         let mut points = self.points;
         let mut broken = self.hearts_broken;
@@ -465,7 +471,7 @@ impl Game for Hearts {
         // that cannot follow discards no point card if it has another; with `$last` every hand
         // holds one card, all moves are forced, and they take their draws but need no select.
         macro_rules! trick {
-            ($first:expr, $last:expr) => {
+            ($first:expr, $last:expr, $listed:expr) => {
                 draws.restart();
                 let before = gone;
                 let hand = start[leader].0 & !before;
@@ -478,8 +484,18 @@ impl Game for Hearts {
                     CardSet(hand).lowest()
                 } else {
                     let safe = hand & !HEARTS.0;
-                    let legal = CardSet(select_unpredictable(!broken && safe != 0, safe, hand));
-                    legal.nth(draws.below(rng, legal.len() as u32) as usize)
+                    let no_hearts = !broken && safe != 0;
+                    let legal = CardSet(select_unpredictable(no_hearts, safe, hand));
+                    let k = draws.below(rng, legal.len() as u32) as usize;
+                    if $listed {
+                        // Without hearts, the cards from the first spade on sit after them.
+                        let low = (hand & 0xFFFF_FFFF).count_ones() as usize;
+                        let hearts = (hand & HEARTS.0).count_ones() as usize;
+                        let skip = select_unpredictable(no_hearts && k >= low, hearts, 0);
+                        lists[leader].take(k + skip)
+                    } else {
+                        legal.nth(k)
+                    }
                 };
                 let led_suit = 0x1FFF << (lead.index() & 0x30);
                 // The three followers, written out (as a loop the optimiser kept it rolled, and
@@ -501,7 +517,17 @@ impl Game for Hearts {
                         };
                         let legal = CardSet(select_unpredictable(follow == 0, other, follow));
                         let k = draws.below(rng, legal.len() as u32) as usize;
-                        let card = if $last { legal.lowest() } else { legal.nth(k) };
+                        let card = if $last {
+                            legal.lowest()
+                        } else if $listed {
+                            // The led suit's cards are together in the list, after those of
+                            // the lanes below it; a void seat may play any card.
+                            let below = (hand & ((1 << (lead.index() & 0x30)) - 1)).count_ones();
+                            lists[seat]
+                                .take(k + select_unpredictable(follow == 0, 0, below as usize))
+                        } else {
+                            legal.nth(k)
+                        };
                         // The card is of the led suit exactly when the hand has some, and a
                         // void is shown exactly when it has none.
                         voids[seat].0 |= select_unpredictable(follow == 0, led_suit, 0);
@@ -523,14 +549,25 @@ impl Game for Hearts {
                 last = Some((lead, best));
             };
         }
-        if self.tricks == 0 {
-            trick!(true, false);
+        let mut trick = self.tricks as usize;
+        if trick == 0 {
+            trick!(true, false, false);
+            trick += 1;
         }
-        for _ in (self.tricks as usize).max(1)..TRICKS - 1 {
-            trick!(false, false);
+        // Hands of more than ten cards: too many for a list.
+        while trick < TRICKS - CardList::CAPACITY {
+            trick!(false, false, false);
+            trick += 1;
         }
-        if (self.tricks as usize) < TRICKS {
-            trick!(false, true);
+        if trick < TRICKS - 1 {
+            lists = start.map(|hand| CardList::new(CardSet(hand.0 & !gone)));
+        }
+        while trick < TRICKS - 1 {
+            trick!(false, false, true);
+            trick += 1;
+        }
+        if trick < TRICKS {
+            trick!(false, true, false);
         }
         if let Some((lead, best)) = last {
             self.lead_suit = lead.suit() as u8;

@@ -42,7 +42,7 @@
 
 use std::hint::select_unpredictable;
 
-use crate::cards::{Card, CardSet, Suit};
+use crate::cards::{Card, CardList, CardSet, Suit};
 use crate::deal::{ConstrainedDeal, Holder};
 use crate::game::{DealError, DealSampler, Draws, Game, HiddenInfo, Rng, Seat};
 use crate::spec::{OptionDoc, Spec, SpecError};
@@ -264,11 +264,15 @@ impl Game for Sueca {
     }
 
     /// Finishes the trick in progress card by card, then plays whole tricks, each drawn from one
-    /// generator output ([`Draws::restart`]). Each trick's shape is known in advance (a lead, then three
-    /// followers in seat order), so there is no branch on leading, the end of the trick or who is
-    /// winning it (selects instead: in random play they are coin flips); the state lives in
-    /// locals, and the played cards are filled in at once, since every card still held will be
-    /// played by its holder.
+    /// generator output ([`Draws::restart`]), ending in the state `playout_by_moves_restarting`
+    /// reaches. A trick's shape is known in advance (a lead, then three followers in seat
+    /// order), so there is no branch on leading, the end of the trick or who is winning it
+    /// (selects instead: in random play they are coin flips). What bounds the speed is the chain
+    /// from one card to the next, so the loop keeps it short: hands are the starting hands
+    /// minus a mask of cards gone, a legal set's `k`-th card is read from the hand's
+    /// [`CardList`] at a position its counts give, the followers are independent of each other,
+    /// and the last trick's forced cards need no lookup at all. The played cards are filled in
+    /// at once, since every card still held will be played by its holder.
     fn random_playout(&mut self, rng: &mut Rng) {
         let mut draws = Draws::new();
         while !self.trick.is_empty() {
@@ -285,6 +289,7 @@ impl Game for Sueca {
             *played |= hand;
         }
         let mut gone = 0u64;
+        let mut lists = start.map(CardList::new);
         let mut voids = self.voids;
         let (mut leader, mut lead) = (self.to_move as usize, self.lead);
         // Cards team 0 takes from here on; team 1 takes the rest of `to_play`.
@@ -306,7 +311,11 @@ impl Game for Sueca {
                 let k = draws.below(rng, $left) as usize;
                 let before = gone;
                 let hand = CardSet(start[leader].0 & !before);
-                lead = if $last { hand.lowest() } else { hand.nth(k) };
+                lead = if $last {
+                    hand.lowest()
+                } else {
+                    lists[leader].take(k)
+                };
                 let led_suit = pt::suit_mask(lead).0;
                 // The three followers, written out (as a loop the optimiser kept it rolled, and
                 // the draws' bookkeeping with it), each giving its card's bit and its trick
@@ -319,7 +328,15 @@ impl Game for Sueca {
                         let follow = hand & led_suit;
                         let legal = CardSet(select_unpredictable(follow == 0, hand, follow));
                         let k = draws.below(rng, legal.len() as u32) as usize;
-                        let card = if $last { legal.lowest() } else { legal.nth(k) };
+                        // The led suit's cards are together in the list, after those of the
+                        // lanes below it.
+                        let below = (hand & ((1 << (lead.index() & 0x30)) - 1)).count_ones();
+                        let at = k + select_unpredictable(follow == 0, 0, below) as usize;
+                        let card = if $last {
+                            legal.lowest()
+                        } else {
+                            lists[seat].take(at)
+                        };
                         // The card is of the led suit exactly when the hand has some, and a
                         // void is shown exactly when it has none.
                         voids[seat].0 |= select_unpredictable(follow == 0, led_suit, 0);
