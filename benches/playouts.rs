@@ -1,16 +1,17 @@
 //! Random playouts per second from the opening of every registered game (one core).
 //!
 //! `cargo bench --bench playouts` — each game's playout starts from the same seeded deal and
-//! plays uniformly random legal moves to the end, as a search rollout does.
+//! plays uniformly random legal moves to the end with `Game::random_playout`, as a search
+//! rollout does.
 
 mod common;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 
-use cardsearch::game::{MoveSet, rng_from_seed};
+use cardsearch::Spec;
+use cardsearch::game::rng_from_seed;
 use cardsearch::games::{self, GameDef, GameVisitor};
-use cardsearch::{Game, Spec};
 
 struct PlayoutBench<'a>(&'a mut Criterion);
 
@@ -24,10 +25,7 @@ impl GameVisitor for PlayoutBench<'_> {
         group.bench_function(G::NAME, |b| {
             b.iter(|| {
                 let mut s = black_box(&start).clone();
-                while !s.is_terminal() {
-                    let m = s.legal_moves().random(&mut rng);
-                    s.play(m);
-                }
+                s.random_playout(&mut rng);
                 black_box(s.reward(0))
             })
         });

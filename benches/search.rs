@@ -25,6 +25,10 @@ fn specs() -> Vec<String> {
             out.push(format!("ismcts:parallel={mode},threads={threads}"));
         }
     }
+    // Virtual loss off, against the default of 1 above.
+    for mode in ["tree", "tree-locked"] {
+        out.push(format!("ismcts:parallel={mode},threads=2,virtual_loss=0"));
+    }
     out
 }
 

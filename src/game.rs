@@ -87,7 +87,7 @@ where
     }
     #[inline]
     fn contains(&self, mv: M) -> bool {
-        self.iter().any(|&m| m == mv)
+        self.as_slice().contains(&mv)
     }
     #[inline]
     fn nth(&self, k: usize) -> M {
@@ -96,6 +96,145 @@ where
     #[inline]
     fn for_each(&self, f: impl FnMut(M)) {
         self.iter().copied().for_each(f)
+    }
+}
+
+/// Uniform random indices for playouts, cut four at a time from one generator output.
+///
+/// A playout draws one small index per move (below the number of legal moves, at most 64), so a
+/// whole 64-bit generator step per move is wasteful: `Draws` keeps the output and hands out its
+/// four 16-bit slices in turn, each made exactly uniform by Lemire's multiply-shift with its
+/// rejection step (which redraws with probability below `n / 2^16`, from slices of fresh
+/// outputs, leaving the kept one alone). The same generator and the same sequence of bounds and
+/// [`Draws::restart`]s always give the same indices.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Draws {
+    bits: u64,
+    left: u32,
+}
+
+impl Draws {
+    /// An empty buffer: the first draw takes a fresh generator output.
+    #[inline]
+    pub const fn new() -> Draws {
+        Draws { bits: 0, left: 0 }
+    }
+
+    /// The next 16 random bits.
+    #[inline(always)]
+    fn next16(&mut self, rng: &mut Rng) -> u32 {
+        if self.left == 0 {
+            self.bits = rng.next_u64();
+            self.left = 4;
+        }
+        let x = self.bits as u16 as u32;
+        self.bits >>= 16;
+        self.left -= 1;
+        x
+    }
+
+    /// Drops what is left of the kept output, so that the next draw starts a fresh one.
+    ///
+    /// Game-specific playouts call it at the start of every trick: a trick's (at most four)
+    /// draws then come from one output, and with no leftover to count the compiler drops the
+    /// bookkeeping from the unrolled trick.
+    #[inline(always)]
+    pub fn restart(&mut self) {
+        self.left = 0;
+    }
+
+    /// A uniform integer in `0..n` (`0 < n <= 2^16`; larger bounds take a whole 32-bit draw).
+    /// Always inlined: it is a handful of instructions, and in a playout that plays a trick
+    /// at a time the bookkeeping of the kept output folds away only where it is inlined.
+    #[inline(always)]
+    pub fn below(&mut self, rng: &mut Rng, n: u32) -> u32 {
+        debug_assert!(n > 0);
+        if n > 1 << 16 {
+            return crate::cards::random_below(rng, n);
+        }
+        match lemire16(self.next16(rng), n) {
+            Some(v) => v,
+            None => Draws::redraw(rng, n),
+        }
+    }
+
+    /// After a rejection: slices of fresh outputs until one is accepted. Kept out of line (it
+    /// runs with probability below `n / 2^16`) and away from the kept output, so the draws that
+    /// follow stay where they were.
+    #[cold]
+    #[inline(never)]
+    fn redraw(rng: &mut Rng, n: u32) -> u32 {
+        loop {
+            let word = rng.next_u64();
+            for i in 0..4 {
+                if let Some(v) = lemire16((word >> (16 * i)) as u32 & 0xFFFF, n) {
+                    return v;
+                }
+            }
+        }
+    }
+
+    /// A uniformly random member of a non-empty move set.
+    #[inline]
+    pub fn pick<M: Copy, S: MoveSet<M>>(&mut self, rng: &mut Rng, moves: &S) -> M {
+        moves.nth(self.below(rng, moves.len() as u32) as usize)
+    }
+}
+
+/// [`playout_by_moves`], with a [`Draws::restart`] before every move for which
+/// `restart(state, previous move)` says so: the reference for game-specific playouts that restart
+/// their draws at each trick (their tests say where).
+pub fn playout_by_moves_restarting<G: Game>(
+    state: &mut G,
+    rng: &mut Rng,
+    mut restart: impl FnMut(&G, Option<G::Move>) -> bool,
+) {
+    let mut draws = Draws::new();
+    let mut previous = None;
+    while !state.is_terminal() {
+        if restart(state, previous) {
+            draws.restart();
+        }
+        let mv = draws.pick(rng, &state.legal_moves());
+        state.play(mv);
+        previous = Some(mv);
+    }
+}
+
+/// Lemire's multiply-shift on 16 random bits `x`: `x * n / 2^16`, or `None` for the few `x`
+/// that must be rejected so that every value in `0..n` has exactly `floor(2^16 / n)` of them.
+#[inline(always)]
+const fn lemire16(x: u32, n: u32) -> Option<u32> {
+    let m = x * n;
+    let low = m & 0xFFFF;
+    // `low < n` is rare; only then is the threshold (a division) worked out.
+    if low < n && low < rejection_threshold(n) {
+        None
+    } else {
+        Some(m >> 16)
+    }
+}
+
+/// `2^16 mod n`: how many low parts Lemire's method rejects.
+#[cold]
+#[inline(never)]
+const fn rejection_threshold(n: u32) -> u32 {
+    (1u32 << 16).wrapping_sub(n) % n
+}
+
+/// Plays uniformly random legal moves until the game ends, one [`Game::play`] at a time, drawing
+/// each move with one [`Draws`].
+///
+/// This is [`Game::random_playout`]'s default and its reference: a game that overrides
+/// `random_playout` with a specialised loop must play the same moves as this does (or as
+/// [`playout_by_moves_restarting`] does, if it restarts its draws at each trick) for the same
+/// generator, and end in exactly the same state; its tests check that.
+#[inline]
+pub fn playout_by_moves<G: Game>(state: &mut G, rng: &mut Rng) {
+    let mut draws = Draws::new();
+    while !state.is_terminal() {
+        let mv = draws.pick(rng, &state.legal_moves());
+        state.play(mv);
     }
 }
 
@@ -129,6 +268,14 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// ±1, ±2 or ±4, the thesis's "scores difference" scale).
     fn match_units(&self, _seat: Seat) -> Option<f64> {
         None
+    }
+    /// Plays uniformly random legal moves until the game ends: the rollout of every search
+    /// iteration. The default is [`playout_by_moves`]; games override it with a tighter loop that
+    /// must play the moves that one (or [`playout_by_moves_restarting`]) plays for the same
+    /// generator, and end in the same state.
+    #[inline]
+    fn random_playout(&mut self, rng: &mut Rng) {
+        playout_by_moves(self, rng)
     }
     /// Parses a move in the notation `Display` writes; `Err` names what is wrong.
     fn parse_move(&self, text: &str) -> Result<Self::Move, String>;
@@ -257,4 +404,108 @@ pub fn rng_from_seed(seed: u64) -> Rng {
 /// Draws a fresh 64-bit seed from a generator (used to derive independent streams).
 pub fn next_seed(rng: &mut Rng) -> u64 {
     rng.next_u64()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lemire16_is_exactly_uniform_over_all_16_bit_inputs() {
+        // Exhaustive: every value in 0..n must come from the same number of the 2^16 inputs.
+        for n in [1u32, 2, 3, 7, 10, 13, 52, 64, 1000, 40_000, 65_535, 65_536] {
+            let mut counts = vec![0u32; n as usize];
+            for x in 0..1u32 << 16 {
+                if let Some(v) = lemire16(x, n) {
+                    counts[v as usize] += 1;
+                }
+            }
+            let each = (1u32 << 16) / n;
+            assert!(counts.iter().all(|&c| c == each), "n={n}");
+        }
+    }
+
+    #[test]
+    fn draws_cut_four_indices_from_each_generator_output() {
+        // With n = 2^16 every 16-bit slice is accepted and returned as is, low slice first.
+        let (mut a, mut b) = (rng_from_seed(9), rng_from_seed(9));
+        let mut draws = Draws::new();
+        for _ in 0..3 {
+            let word = b.next_u64();
+            for i in 0..4 {
+                assert_eq!(
+                    draws.below(&mut a, 1 << 16) as u64,
+                    word >> (16 * i) & 0xFFFF
+                );
+            }
+        }
+        // Nothing else was taken from the generator.
+        assert_eq!(a.next_u64(), b.next_u64());
+    }
+
+    #[test]
+    fn a_rejection_redraws_from_fresh_outputs_and_keeps_the_rest_of_the_kept_one() {
+        // Find a generator output whose first slice is rejected for n = 40,000 and whose other
+        // slices are accepted; then the draws are: a fresh output's slices for the first index,
+        // and the kept output's second to fourth slices for the next three.
+        let n = 40_000u32;
+        for seed in 0..1_000 {
+            let mut probe = rng_from_seed(seed);
+            let word = probe.next_u64();
+            let slice = |i: u32| (word >> (16 * i)) as u32 & 0xFFFF;
+            if lemire16(slice(0), n).is_some() || (1..4).any(|i| lemire16(slice(i), n).is_none()) {
+                continue;
+            }
+            let mut rng = rng_from_seed(seed);
+            let mut draws = Draws::new();
+            let first = draws.below(&mut rng, n);
+            let mut fresh = rng_from_seed(seed);
+            fresh.next_u64();
+            assert_eq!(first, Draws::redraw(&mut fresh, n));
+            for i in 1..4 {
+                assert_eq!(Some(draws.below(&mut rng, n)), lemire16(slice(i), n));
+            }
+            return;
+        }
+        panic!("no suitable seed");
+    }
+
+    #[test]
+    fn restart_starts_a_fresh_output() {
+        let (mut a, mut b) = (rng_from_seed(5), rng_from_seed(5));
+        let mut draws = Draws::new();
+        draws.below(&mut a, 1 << 16);
+        draws.restart();
+        b.next_u64();
+        let word = b.next_u64();
+        assert_eq!(draws.below(&mut a, 1 << 16) as u64, word & 0xFFFF);
+    }
+
+    #[test]
+    fn draws_are_uniform_and_in_range_with_rejections() {
+        // n = 40,000 rejects 25,536 of the 65,536 slices, so the retry path runs often.
+        // 10 buckets of 4,000 values, 100,000 draws: each count ~ Binomial(1e5, 0.1), sd ≈ 95;
+        // 6 sd = 570.
+        let mut rng = rng_from_seed(4);
+        let mut draws = Draws::new();
+        let mut buckets = [0i64; 10];
+        for _ in 0..100_000 {
+            let v = draws.below(&mut rng, 40_000);
+            assert!(v < 40_000);
+            buckets[(v / 4_000) as usize] += 1;
+        }
+        assert!(
+            buckets.iter().all(|&c| (c - 10_000).abs() < 570),
+            "{buckets:?}"
+        );
+        // And a small bound: 7 values, 70,000 draws, sd ≈ 92; 6 sd = 554.
+        let mut counts = [0i64; 7];
+        for _ in 0..70_000 {
+            counts[draws.below(&mut rng, 7) as usize] += 1;
+        }
+        assert!(
+            counts.iter().all(|&c| (c - 10_000).abs() < 554),
+            "{counts:?}"
+        );
+    }
 }

@@ -87,6 +87,19 @@ impl Spec {
         }
     }
 
+    /// A seat option: an integer below `seats`.
+    pub fn seat(&self, key: &str, default: usize, seats: usize) -> Result<usize, SpecError> {
+        let seat = self.get(key, default)?;
+        if seat >= seats {
+            return Err(SpecError(format!(
+                "{}: option {key}={seat} must be a seat 0..{}",
+                self.name,
+                seats - 1
+            )));
+        }
+        Ok(seat)
+    }
+
     /// An option that must be one of `choices`.
     pub fn choice<'c>(
         &self,

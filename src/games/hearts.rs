@@ -54,10 +54,11 @@
 //! not modelled. See [`HeartsSampler`].
 
 use std::fmt;
+use std::hint::select_unpredictable;
 
 use crate::cards::{Card, CardSet, Rank, Suit};
 use crate::deal::{ConstrainedDeal, Holder};
-use crate::game::{DealError, DealSampler, Game, HiddenInfo, Rng, Seat};
+use crate::game::{DealError, DealSampler, Draws, Game, HiddenInfo, Rng, Seat};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 use super::GameDef;
@@ -432,6 +433,116 @@ impl Game for Hearts {
     #[inline]
     fn is_terminal(&self) -> bool {
         self.tricks as usize == TRICKS
+    }
+
+    /// Plays the passing phase and the trick in progress card by card, then whole tricks, each
+    /// drawn from one generator output ([`Draws::restart`]). A trick has a known shape (a lead,
+    /// then three followers in seat order; the first trick's extra rules are a copy of the loop
+    /// body), and the winner is a maximum over packed entries, so there is no branch on leading,
+    /// the end of the trick or who is winning it. The hands are the starting hands minus one mask
+    /// of cards gone, and the played cards are filled in at once, since every card still held
+    /// will be played by its holder.
+    fn random_playout(&mut self, rng: &mut Rng) {
+        let mut draws = Draws::new();
+        while self.passes_left > 0 || self.in_trick > 0 {
+            let card = draws.pick(rng, &self.legal_moves());
+            self.play(card);
+        }
+        // The hands as they are now; a hand later is its cards not yet played (`gone`), so a
+        // card leaves its holder's hand by one OR, with no store and reload through a hand slot
+        // on the path from one card to the next.
+        let start = self.hands;
+        for (played, hand) in self.played.iter_mut().zip(start) {
+            *played |= hand;
+        }
+        let mut gone = 0u64;
+        let mut voids = self.voids;
+        let mut points = self.points;
+        let mut broken = self.hearts_broken;
+        let mut leader = self.to_move as usize;
+        let mut last = None;
+        // One trick; `$first` (a constant) adds the first trick's rules: 2♣ leads, and a seat
+        // that cannot follow discards no point card if it has another; with `$last` every hand
+        // holds one card, all moves are forced, and they take their draws but need no select.
+        macro_rules! trick {
+            ($first:expr, $last:expr) => {
+                draws.restart();
+                let before = gone;
+                let hand = start[leader].0 & !before;
+                let lead = if $first {
+                    // The leader holds 2♣ by construction; the one legal move still takes a draw.
+                    draws.below(rng, 1);
+                    TWO_OF_CLUBS
+                } else if $last {
+                    draws.below(rng, 1);
+                    CardSet(hand).lowest()
+                } else {
+                    let safe = hand & !HEARTS.0;
+                    let legal = CardSet(select_unpredictable(!broken && safe != 0, safe, hand));
+                    legal.nth(draws.below(rng, legal.len() as u32) as usize)
+                };
+                let led_suit = 0x1FFF << (lead.index() & 0x30);
+                // The three followers, written out (as a loop the optimiser kept it rolled, and
+                // the draws' bookkeeping with it), each giving its card's bit and its trick
+                // entry: the best card so far as one number, whether it follows the led suit,
+                // then its card index (rank order within a suit), then its place in the trick.
+                // None depends on another, and they are combined in trees.
+                macro_rules! follower {
+                    ($place:expr) => {{
+                        let seat = (leader + $place) % SEATS;
+                        // This trick's other cards are not in this hand anyway.
+                        let hand = start[seat].0 & !before;
+                        let follow = hand & led_suit;
+                        let other = if $first {
+                            let safe = hand & !POINT_CARDS.0;
+                            select_unpredictable(safe == 0, hand, safe)
+                        } else {
+                            hand
+                        };
+                        let legal = CardSet(select_unpredictable(follow == 0, other, follow));
+                        let k = draws.below(rng, legal.len() as u32) as usize;
+                        let card = if $last { legal.lowest() } else { legal.nth(k) };
+                        // The card is of the led suit exactly when the hand has some, and a
+                        // void is shown exactly when it has none.
+                        voids[seat].0 |= select_unpredictable(follow == 0, led_suit, 0);
+                        let entry =
+                            ((follow != 0) as u32) << 8 | (card.index() as u32) << 2 | $place;
+                        (card.set().0, entry)
+                    }};
+                }
+                let (b1, e1) = follower!(1);
+                let (b2, e2) = follower!(2);
+                let (b3, e3) = follower!(3);
+                let trick = (lead.set().0 | b1) | (b2 | b3);
+                gone = before | trick;
+                let max = |a: u32, b: u32| select_unpredictable(a > b, a, b);
+                let best = max(max(1 << 8 | (lead.index() as u32) << 2, e1), max(e2, e3));
+                leader = (leader + (best & 3) as usize) % SEATS;
+                points[leader] += points_in(CardSet(trick));
+                broken |= trick & POINT_CARDS.0 != 0;
+                last = Some((lead, best));
+            };
+        }
+        if self.tricks == 0 {
+            trick!(true, false);
+        }
+        for _ in (self.tricks as usize).max(1)..TRICKS - 1 {
+            trick!(false, false);
+        }
+        if (self.tricks as usize) < TRICKS {
+            trick!(false, true);
+        }
+        if let Some((lead, best)) = last {
+            self.lead_suit = lead.suit() as u8;
+            self.best_rank = (best >> 2 & 15) as u8;
+        }
+        self.hands = start.map(|hand| CardSet(hand.0 & !gone));
+        self.voids = voids;
+        self.points = points;
+        self.hearts_broken = broken;
+        self.tricks = TRICKS as u8;
+        self.best_seat = leader as u8;
+        self.to_move = leader as u8;
     }
 
     fn reward(&self, seat: Seat) -> f64 {
@@ -1044,6 +1155,34 @@ mod tests {
             self.trick.clear();
             self.tricks += 1;
             Some(winner)
+        }
+    }
+
+    #[test]
+    fn the_trick_by_trick_playout_ends_where_move_by_move_play_does() {
+        // From every passing direction, from openings and from positions part-way through
+        // (mid-pass, mid-trick, first trick, late): the same generator must give the same final
+        // state as play() move by move with the draws restarted at each trick, and leave the
+        // generator at the same point.
+        let mut rng = rng_from_seed(31);
+        for game in 0..3_000u64 {
+            let (pass, _) = Pass::ALL[game as usize % 4];
+            let mut g = Hearts::new_game(&HeartsConfig { pass }, &mut rng);
+            for _ in 0..crate::cards::random_below(&mut rng, 64) {
+                if g.is_terminal() {
+                    break;
+                }
+                g.play(g.legal_moves().random(&mut rng));
+            }
+            let (mut fast, mut reference) = (g, g);
+            let (mut r1, mut r2) = (rng_from_seed(game), rng_from_seed(game));
+            fast.random_playout(&mut r1);
+            crate::game::playout_by_moves_restarting(&mut reference, &mut r2, |g, _| {
+                !g.is_passing() && g.in_trick == 0
+            });
+            assert!(fast.is_terminal());
+            assert_eq!(fast, reference, "from {g:?}");
+            assert_eq!(r1, r2);
         }
     }
 

@@ -58,6 +58,34 @@ pub const fn beats(card: Card, best: Card, trump: Suit) -> bool {
     (same_suit & stronger) | (!same_suit & trump)
 }
 
+/// A card's standing in a trick as one number, higher winning: its strength (0–9), plus 16 if it
+/// is of the led suit, plus 32 if it is a trump. `led_suit` says whether the card follows the
+/// led suit (the caller usually knows without looking at the card).
+///
+/// The best card of a trick is the one of highest rank, the same one [`beats`] finds card by
+/// card; but ranks are computed card by card with no dependence on the best so far, so only a
+/// compare and a select are left on the chain through the trick.
+#[inline]
+pub const fn trick_rank(card: Card, led_suit: bool, trump: Suit) -> u32 {
+    TRUMP_RANK[trump as usize][card.index() as usize & 63] as u32 | (led_suit as u32) << 4
+}
+
+/// `TRUMP_RANK[trump][card index]`: the card's strength, plus 32 if it is a trump; one load
+/// for the led-suit-independent part of [`trick_rank`].
+static TRUMP_RANK: [[u8; 64]; 4] = {
+    let mut table = [[0u8; 64]; 4];
+    let mut trump = 0;
+    while trump < 4 {
+        let mut i = 0;
+        while i < 64 {
+            table[trump][i] = STRENGTH[i & 15] | if i >> 4 == trump { 32 } else { 0 };
+            i += 1;
+        }
+        trump += 1;
+    }
+    table
+};
+
 /// All cards of `card`'s suit, as [`CardSet::suit`] gives them, but computed from the card's
 /// lane bits with no detour through [`Suit`] (whose conversion costs a table load on the hot
 /// path).
@@ -353,6 +381,29 @@ mod tests {
         assert!(!beats(c("AS"), c("2D"), t));
         assert!(beats(c("3D"), c("2D"), t));
         assert!(!beats(c("AH"), c("2S"), t)); // discarding an off-suit ace loses
+    }
+
+    #[test]
+    fn trick_rank_agrees_with_beats() {
+        // For every led suit, trump suit, best card so far (of the led suit or a trump, as a
+        // trick's winner always is) and card played: higher rank exactly when it beats.
+        for trump in Suit::ALL {
+            for led in Suit::ALL {
+                for best in DECK {
+                    if best.suit() != led && best.suit() != trump {
+                        continue;
+                    }
+                    for card in DECK - best.set() {
+                        let rank = |c: Card| trick_rank(c, c.suit() == led, trump);
+                        assert_eq!(
+                            rank(card) > rank(best),
+                            beats(card, best, trump),
+                            "{card} on {best}, {led:?} led, {trump:?} trumps"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -40,9 +40,11 @@
 //! assert_eq!(game.score(0) + game.score(1), 120.0);
 //! ```
 
+use std::hint::select_unpredictable;
+
 use crate::cards::{Card, CardSet, Suit};
 use crate::deal::{ConstrainedDeal, Holder};
-use crate::game::{DealError, DealSampler, Game, HiddenInfo, Rng, Seat};
+use crate::game::{DealError, DealSampler, Draws, Game, HiddenInfo, Rng, Seat};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 use super::GameDef;
@@ -261,6 +263,102 @@ impl Game for Sueca {
         self.hands[self.to_move as usize].is_empty()
     }
 
+    /// Finishes the trick in progress card by card, then plays whole tricks, each drawn from one
+    /// generator output ([`Draws::restart`]). Each trick's shape is known in advance (a lead, then three
+    /// followers in seat order), so there is no branch on leading, the end of the trick or who is
+    /// winning it (selects instead: in random play they are coin flips); the state lives in
+    /// locals, and the played cards are filled in at once, since every card still held will be
+    /// played by its holder.
+    fn random_playout(&mut self, rng: &mut Rng) {
+        let mut draws = Draws::new();
+        while !self.trick.is_empty() {
+            let card = draws.pick(rng, &self.legal_moves());
+            self.play(card);
+        }
+        let trump = self.trump.suit();
+        // The hands as they are now; a hand later is its cards not yet played (`gone`), so a
+        // card leaves its holder's hand by one OR, with no store and reload through a hand slot
+        // on the path from one card to the next.
+        let start = self.hands;
+        let to_play = start[0] | start[1] | start[2] | start[3];
+        for (played, hand) in self.played.iter_mut().zip(start) {
+            *played |= hand;
+        }
+        let mut gone = 0u64;
+        let mut voids = self.voids;
+        let (mut leader, mut lead) = (self.to_move as usize, self.lead);
+        // Cards team 0 takes from here on; team 1 takes the rest of `to_play`.
+        let mut won0 = 0u64;
+        // The trick's best card so far as one number: its trick rank, then its place in the
+        // trick (0 for the lead), then its card index, so that the highest number is the
+        // winner and says which card and whose it is.
+        let entry = |card: Card, follows: bool, place: u32| {
+            pt::trick_rank(card, follows, trump) << 8 | place << 6 | card.index() as u32
+        };
+        let mut top = None;
+        // One trick, every hand holding `$left` cards; with `$last` (a constant) one card each,
+        // all moves forced: they take their draws but need no select.
+        macro_rules! trick {
+            ($left:expr, $last:expr) => {
+                draws.restart();
+                // Every hand holds `$left` cards, so the lead's index is drawn before the leader
+                // is known.
+                let k = draws.below(rng, $left) as usize;
+                let before = gone;
+                let hand = CardSet(start[leader].0 & !before);
+                lead = if $last { hand.lowest() } else { hand.nth(k) };
+                let led_suit = pt::suit_mask(lead).0;
+                // The three followers, written out (as a loop the optimiser kept it rolled, and
+                // the draws' bookkeeping with it), each giving its card's bit and its trick
+                // entry: none depends on another, and they are combined in trees.
+                macro_rules! follower {
+                    ($place:expr) => {{
+                        let seat = (leader + $place) % SEATS;
+                        // This trick's other cards are not in this hand anyway.
+                        let hand = start[seat].0 & !before;
+                        let follow = hand & led_suit;
+                        let legal = CardSet(select_unpredictable(follow == 0, hand, follow));
+                        let k = draws.below(rng, legal.len() as u32) as usize;
+                        let card = if $last { legal.lowest() } else { legal.nth(k) };
+                        // The card is of the led suit exactly when the hand has some, and a
+                        // void is shown exactly when it has none.
+                        voids[seat].0 |= select_unpredictable(follow == 0, led_suit, 0);
+                        (card.set().0, entry(card, follow != 0, $place))
+                    }};
+                }
+                let (b1, e1) = follower!(1);
+                let (b2, e2) = follower!(2);
+                let (b3, e3) = follower!(3);
+                let trick = (lead.set().0 | b1) | (b2 | b3);
+                gone = before | trick;
+                let max = |a: u32, b: u32| select_unpredictable(a > b, a, b);
+                let best = max(max(entry(lead, true, 0), e1), max(e2, e3));
+                leader = (leader + (best >> 6 & 3) as usize) % SEATS;
+                won0 |= select_unpredictable(leader & 1 == 0, trick, 0);
+                top = Some(best);
+            };
+        }
+        // Every hand holds one card per trick left.
+        let tricks = start[leader].len() as u32;
+        for left in (2..=tricks).rev() {
+            trick!(left, false);
+        }
+        if tricks > 0 {
+            trick!(1, true);
+        }
+        self.hands = start.map(|hand| CardSet(hand.0 & !gone));
+        self.voids = voids;
+        self.won[0].0 |= won0;
+        self.won[1].0 |= to_play.0 & !won0;
+        self.lead = lead;
+        if let Some(best) = top {
+            self.best = Card::from_index(best as u8 & 63).expect("a card index");
+        }
+        self.best_seat = leader as u8;
+        self.leader = leader as u8;
+        self.to_move = leader as u8;
+    }
+
     #[inline]
     fn reward(&self, seat: Seat) -> f64 {
         pt::reward(self.points(seat & 1))
@@ -377,13 +475,7 @@ impl GameDef for Sueca {
     type Config = SuecaConfig;
 
     fn config(spec: &Spec) -> Result<SuecaConfig, SpecError> {
-        let dealer = spec.get("dealer", 3usize)?;
-        if dealer >= SEATS {
-            return Err(SpecError(format!(
-                "{}: option dealer={dealer} must be a seat 0..3",
-                spec.name
-            )));
-        }
+        let dealer = spec.seat("dealer", 3, SEATS)?;
         Ok(SuecaConfig {
             dealer,
             bandeira: Bandeira::from_spec(spec)?,
@@ -737,6 +829,34 @@ mod tests {
                 .contains("not in the 40-card pack")
         );
         assert!(g.parse_move("Q").is_err());
+    }
+
+    #[test]
+    fn the_trick_by_trick_playout_ends_where_move_by_move_play_does() {
+        // From openings and from positions part-way through, mid-trick included, for every
+        // dealer: the same generator must give the same final state (hands, played cards, voids,
+        // tricks won, last trick's bookkeeping) as play() move by move with the draws restarted
+        // at each trick, and leave the generator at the same point.
+        let mut rng = rng_from_seed(23);
+        for game in 0..3_000 {
+            let cfg = SuecaConfig {
+                dealer: game % SEATS,
+                ..config()
+            };
+            let mut g = Sueca::new_game(&cfg, &mut rng);
+            for _ in 0..crate::cards::random_below(&mut rng, 40) {
+                g.play(g.legal_moves().random(&mut rng));
+            }
+            let (mut fast, mut reference) = (g, g);
+            let (mut r1, mut r2) = (rng_from_seed(game as u64), rng_from_seed(game as u64));
+            fast.random_playout(&mut r1);
+            crate::game::playout_by_moves_restarting(&mut reference, &mut r2, |g, _| {
+                g.trick().is_empty()
+            });
+            assert!(fast.is_terminal());
+            assert_eq!(fast, reference, "from {g:?}");
+            assert_eq!(r1, r2);
+        }
     }
 
     /// The trick winner by the rules' text, independently of the bit tricks: the first trump in

@@ -650,11 +650,17 @@ fn export_tree<G: GameDef>(
     ) -> TreeNode {
         let is_root = parent.is_none();
         let n = tree.node(id);
-        let visits = n.visits() as u64;
         let mut children: Vec<(NodeId, u64)> = tree
             .children(id)
             .map(|(c, child)| (c, child.visits() as u64))
             .collect();
+        // ISMCTS roots keep no visit count of their own (every iteration passes through exactly
+        // one root child), so a root's visits are its children's.
+        let visits = if is_root && n.visits() == 0 {
+            children.iter().map(|c| c.1).sum()
+        } else {
+            n.visits() as u64
+        };
         // Most visited first; the arena order (newest first) breaks ties, which is stable.
         children.sort_by_key(|c| std::cmp::Reverse(c.1));
         let cut = if depth == 0 { children.len() } else { 0 };

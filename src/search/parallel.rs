@@ -86,15 +86,64 @@ fn iterate<G: Game, W: Worlds<G>, A: super::tree::Access>(
     i: u64,
     rng: &mut Rng,
 ) {
-    let (root, mut state) = worlds.world(i, rng);
+    let (root, mut state) = phases::determinize(worlds, i, rng);
     if W::AVAILABILITY {
-        walker.descend::<G, A, true>(tree, NodeId(root), &mut state, rng, 1);
-        random_playout(&mut state, rng);
-        walker.backup::<_, A, true>(tree, 1, &terminal_rewards(&state));
+        phases::select_expand::<G, A, true>(walker, tree, NodeId(root), &mut state, rng);
+        phases::playout(&mut state, rng);
+        phases::backpropagate::<G, A, true>(walker, tree, &state);
     } else {
-        walker.descend::<G, A, false>(tree, NodeId(root), &mut state, rng, 1);
-        random_playout(&mut state, rng);
-        walker.backup::<_, A, false>(tree, 1, &terminal_rewards(&state));
+        phases::select_expand::<G, A, false>(walker, tree, NodeId(root), &mut state, rng);
+        phases::playout(&mut state, rng);
+        phases::backpropagate::<G, A, false>(walker, tree, &state);
+    }
+}
+
+/// The four phases of an iteration as named functions. They inline into one loop in normal
+/// builds; with the `profile-phases` feature they stay out of line, so a flamegraph attributes
+/// the time of each phase by name (at the cost of four calls per iteration).
+mod phases {
+    use super::*;
+
+    /// Determinization: the world this iteration plays in (a fresh sample for ISMCTS).
+    #[cfg_attr(feature = "profile-phases", inline(never))]
+    #[cfg_attr(not(feature = "profile-phases"), inline(always))]
+    pub(super) fn determinize<G: Game, W: Worlds<G>>(
+        worlds: &W,
+        i: u64,
+        rng: &mut Rng,
+    ) -> (u32, G) {
+        worlds.world(i, rng)
+    }
+
+    /// Selection and expansion: the walk from the root to a new leaf.
+    #[cfg_attr(feature = "profile-phases", inline(never))]
+    #[cfg_attr(not(feature = "profile-phases"), inline(always))]
+    pub(super) fn select_expand<G: Game, A: super::super::tree::Access, const AVAIL: bool>(
+        walker: &mut Walker,
+        tree: super::super::tree::TreeRef<'_, G::Move, A>,
+        root: NodeId,
+        state: &mut G,
+        rng: &mut Rng,
+    ) {
+        walker.descend::<G, A, AVAIL>(tree, root, state, rng, 1);
+    }
+
+    /// The random playout to the end of the game.
+    #[cfg_attr(feature = "profile-phases", inline(never))]
+    #[cfg_attr(not(feature = "profile-phases"), inline(always))]
+    pub(super) fn playout<G: Game>(state: &mut G, rng: &mut Rng) {
+        random_playout(state, rng);
+    }
+
+    /// Backpropagation of the terminal rewards along the walked path.
+    #[cfg_attr(feature = "profile-phases", inline(never))]
+    #[cfg_attr(not(feature = "profile-phases"), inline(always))]
+    pub(super) fn backpropagate<G: Game, A: super::super::tree::Access, const AVAIL: bool>(
+        walker: &mut Walker,
+        tree: super::super::tree::TreeRef<'_, G::Move, A>,
+        state: &G,
+    ) {
+        walker.backup::<_, A, AVAIL>(tree, 1, &terminal_rewards(state));
     }
 }
 

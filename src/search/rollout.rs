@@ -1,6 +1,6 @@
 //! Playouts: finishing a game at random, and reading every seat's reward at the end.
 
-use crate::game::{Game, MAX_SEATS, MoveSet, Rng};
+use crate::game::{Game, MAX_SEATS, Rng};
 
 /// The terminal reward of each seat (entries past `num_seats` are 0).
 pub type Rewards = [f64; MAX_SEATS];
@@ -8,10 +8,7 @@ pub type Rewards = [f64; MAX_SEATS];
 /// Plays uniformly random legal moves until the game ends.
 #[inline]
 pub fn random_playout<G: Game>(state: &mut G, rng: &mut Rng) {
-    while !state.is_terminal() {
-        let mv = state.legal_moves().random(rng);
-        state.play(mv);
-    }
+    state.random_playout(rng);
 }
 
 /// Every seat's [`Game::reward`] at a terminal state, read once so backpropagation does not
