@@ -634,6 +634,21 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
         }
     }
 
+    /// The child for `mv` that another thread linked under `parent` after `head`, entered as
+    /// `entry`: when the arena is full, a child that exists is still worth descending into.
+    fn linked_since(&self, parent: NodeId, mv: M, head: NodeId, entry: Entry) -> Option<NodeId> {
+        let mut c = self.node(parent).first_child();
+        while c != head {
+            let n = self.node(c);
+            if n.mv() == mv {
+                self.enter(c, entry);
+                return Some(c);
+            }
+            c = n.next_sibling();
+        }
+        None
+    }
+
     /// Adds a child of `parent` for `mv`, made by `seat`, entered by this thread as `entry`
     /// says. `head` is the first child the caller saw when it checked that `mv` has no child
     /// yet. Returns the child, or `None` when the arena is full.
@@ -676,7 +691,7 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
             // Every thread updates the root's children: each gets its own cache line, so
             // threads under different root moves do not contend (a few slots per search).
             if tree.len.load(Relaxed) >= tree.capacity {
-                return None;
+                return self.linked_since(parent, mv, head, entry);
             }
             let per_line = Tree::<M>::NODES_PER_LINE;
             tree.len
@@ -686,11 +701,11 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
             if slots.next == slots.end {
                 // Checking first keeps `len` from creeping towards overflow once full.
                 if tree.len.load(Relaxed) >= tree.capacity {
-                    return None;
+                    return self.linked_since(parent, mv, head, entry);
                 }
                 let start = tree.len.fetch_add(Slots::BLOCK, Relaxed);
                 if start >= tree.capacity {
-                    return None;
+                    return self.linked_since(parent, mv, head, entry);
                 }
                 *slots = Slots {
                     next: start,
@@ -701,7 +716,7 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
             slots.next - 1
         };
         if i >= tree.capacity {
-            return None;
+            return self.linked_since(parent, mv, head, entry);
         }
         let mut head = head;
         // SAFETY: `fetch_add` handed slot `i` to this thread alone; nothing links to it yet.
@@ -917,6 +932,24 @@ mod tests {
             5,
             "below the root, the node's own count"
         );
+    }
+
+    #[test]
+    fn a_full_shared_tree_still_finds_a_child_linked_meanwhile() {
+        let mut tree = Tree::<u8>::new(4).unwrap();
+        tree.reset_shared(1);
+        let t = tree.shared();
+        let root = NodeId(0);
+        // Both threads saw no child; the first links move 7 and fills the arena.
+        let head = t.node(root).first_child();
+        let a = t.expand(root, 7, 0, Entry::EarlyVisit, head, &mut Slots::default());
+        assert!(a.is_some());
+        let b = t.expand(root, 7, 0, Entry::EarlyVisit, head, &mut Slots::default());
+        assert_eq!(b, a, "the second gets the child the first linked");
+        assert_eq!(tree.node(a.unwrap()).visits(), 2, "both entered it");
+        let t = tree.shared();
+        let c = t.expand(root, 8, 0, Entry::EarlyVisit, head, &mut Slots::default());
+        assert_eq!(c, None, "a new move does not fit");
     }
 
     #[test]
