@@ -175,19 +175,23 @@ pub struct Hearts {
     passed: [CardSet; SEATS],
     /// Cards in the current trick.
     trick: CardSet,
+    /// The whole suit of the card led to the current trick; empty before the lead.
+    lead_suit: CardSet,
+    /// The cards a leader may lead if it holds any: 2♣ for the first trick, then all but the
+    /// hearts until they are broken, then everything. Kept as a mask so `legal_moves` is a few
+    /// ANDs and conditional moves rather than a chain of rule branches.
+    lead_filter: CardSet,
+    /// The cards a seat that cannot follow may discard if it holds any: no point cards on the
+    /// first trick, anything afterwards.
+    discard_filter: CardSet,
     /// Penalty points taken so far (before the moon adjustment).
     points: [u8; SEATS],
     pass: Pass,
     /// Passing moves still to come; play starts when it reaches 0.
     passes_left: u8,
     to_move: u8,
-    /// Suit index of the card led to the current trick (meaningful when `in_trick > 0`).
-    lead_suit: u8,
     /// Cards played to the current trick.
     in_trick: u8,
-    /// Seat and rank of the best card of the led suit so far in the current trick.
-    best_seat: u8,
-    best_rank: u8,
     /// Completed tricks.
     tricks: u8,
     hearts_broken: bool,
@@ -224,14 +228,14 @@ impl Hearts {
             voids: [CardSet::EMPTY; SEATS],
             passed: [CardSet::EMPTY; SEATS],
             trick: CardSet::EMPTY,
+            lead_suit: CardSet::EMPTY,
+            lead_filter: TWO_OF_CLUBS.set(),
+            discard_filter: CardSet(!POINT_CARDS.0 & CardSet::FULL.0),
             points: [0; SEATS],
             pass,
             passes_left: passes as u8,
             to_move: 0,
-            lead_suit: 0,
             in_trick: 0,
-            best_seat: 0,
-            best_rank: 0,
             tricks: 0,
             hearts_broken: false,
         };
@@ -329,6 +333,32 @@ impl Hearts {
         })
     }
 
+    /// Scores the completed trick and hands the lead to its winner.
+    #[inline]
+    fn finish_trick(&mut self) {
+        // The highest card of the led suit is one leading-zero count; its player is found by
+        // testing that card's bit in each seat's played cards, without a branch.
+        let best = (self.trick & self.lead_suit)
+            .last()
+            .expect("the leader followed suit");
+        let i = best.index();
+        let winner = (0..SEATS).fold(0u64, |w, s| {
+            w | ((s as u64) * ((self.played[s].0 >> i) & 1))
+        });
+        self.points[winner as usize] += points_in(self.trick);
+        self.trick = CardSet::EMPTY;
+        self.lead_suit = CardSet::EMPTY;
+        self.in_trick = 0;
+        self.tricks += 1;
+        self.to_move = winner as u8;
+        self.discard_filter = CardSet::FULL;
+        self.lead_filter = if self.hearts_broken {
+            CardSet::FULL
+        } else {
+            CardSet::FULL - HEARTS
+        };
+    }
+
     #[inline]
     fn pass_card(&mut self, seat: Seat, card: Card) {
         self.passed[seat].insert(card);
@@ -364,30 +394,19 @@ impl Game for Hearts {
         if self.passes_left > 0 {
             return hand;
         }
-        if self.in_trick > 0 {
-            let follow = hand & CardSet::suit(Suit::from_index(self.lead_suit as usize));
-            if !follow.is_empty() {
-                return follow;
-            }
-            if self.tricks == 0 {
-                let safe = hand - POINT_CARDS;
-                if !safe.is_empty() {
-                    return safe;
-                }
-            }
-            return hand;
-        }
-        if self.tricks == 0 {
-            // The seat to lead the first trick is by construction the holder of 2♣.
-            return TWO_OF_CLUBS.set();
-        }
-        if !self.hearts_broken {
-            let safe = hand - HEARTS;
-            if !safe.is_empty() {
-                return safe;
-            }
-        }
-        hand
+        // Leading: the lead filter, else anything (only hearts left). Following: the led suit,
+        // else the discard filter, else anything (only point cards left on the first trick).
+        let (first, second) = if self.in_trick > 0 {
+            (self.lead_suit, self.discard_filter)
+        } else {
+            (self.lead_filter, CardSet::FULL)
+        };
+        // The first non-empty of `a`, `b`, `hand`, without branches: which case applies is
+        // as random as the deal, so a branch here would often be mispredicted.
+        let (a, b) = ((hand & first).0, (hand & second).0);
+        let a_missing = ((a == 0) as u64).wrapping_neg();
+        let b_missing = ((b == 0) as u64).wrapping_neg();
+        CardSet(a | (a_missing & (b | (b_missing & hand.0))))
     }
 
     #[inline]
@@ -399,31 +418,26 @@ impl Game for Hearts {
             self.pass_card(p, card);
             return;
         }
-        self.played[p].insert(card);
-        self.trick.insert(card);
-        self.hearts_broken |= POINT_CARDS.contains(card);
-        let suit = card.suit() as u8;
-        let rank = card.rank() as u8;
-        if self.in_trick == 0 {
-            self.lead_suit = suit;
-            self.best_rank = rank;
-            self.best_seat = p as u8;
-        } else if suit == self.lead_suit {
-            if rank > self.best_rank {
-                self.best_rank = rank;
-                self.best_seat = p as u8;
-            }
+        let bit = card.set();
+        self.played[p] |= bit;
+        self.trick |= bit;
+        self.hearts_broken |= !(bit & POINT_CARDS).is_empty();
+        let leading = self.in_trick == 0;
+        self.lead_suit = if leading {
+            CardSet::suit(card.suit())
         } else {
-            self.voids[p] |= CardSet::suit(Suit::from_index(self.lead_suit as usize));
-        }
+            self.lead_suit
+        };
+        // Failing to follow reveals a void (a no-op for the leader and for followers).
+        let void = if (bit & self.lead_suit).is_empty() {
+            self.lead_suit
+        } else {
+            CardSet::EMPTY
+        };
+        self.voids[p] |= void;
         self.in_trick += 1;
         if self.in_trick as usize == SEATS {
-            let winner = self.best_seat;
-            self.points[winner as usize] += points_in(self.trick);
-            self.trick = CardSet::EMPTY;
-            self.in_trick = 0;
-            self.tricks += 1;
-            self.to_move = winner;
+            self.finish_trick();
         } else {
             self.to_move = (p as u8 + 1) % SEATS as u8;
         }
@@ -1128,10 +1142,14 @@ mod tests {
             (g.played, g.voids, g.trick, g.points, g.pass, g.passes_left)
         );
         assert_eq!(
-            (d.to_move, d.lead_suit, d.in_trick, d.best_seat, d.best_rank),
-            (g.to_move, g.lead_suit, g.in_trick, g.best_seat, g.best_rank)
+            (d.to_move, d.lead_suit, d.in_trick),
+            (g.to_move, g.lead_suit, g.in_trick)
         );
         assert_eq!((d.tricks, d.hearts_broken), (g.tricks, g.hearts_broken));
+        assert_eq!(
+            (d.lead_filter, d.discard_filter),
+            (g.lead_filter, g.discard_filter)
+        );
         for s in 0..SEATS {
             assert_eq!(d.hands[s].len(), g.hands[s].len(), "hand size of seat {s}");
             // Voids hold: no card of a suit the seat failed to follow.
