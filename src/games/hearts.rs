@@ -39,8 +39,9 @@
 //!
 //! Each hand must have 13 different cards and together they must be the 52-card pack. The passing
 //! direction is the game's option, not part of the deal. [`GameDef::deal_text`] writes the hands as
-//! they were dealt (before any passing) for any state whose history it holds; see
-//! [`HiddenInfo::deal_sampler`] for the one case where it does not.
+//! they were dealt (before any passing) for any state whose history it holds; a determinization
+//! taken after the passes were delivered does not hold it (see [`HeartsSampler`]) and writes the
+//! hands as they were after passing.
 //!
 //! # What a seat knows (determinization)
 //!
@@ -321,8 +322,15 @@ impl Hearts {
     }
 
     /// The hands as dealt, before passing, reconstructed from the hands, plays and passes.
+    ///
+    /// A determinization taken after delivery does not know every seat's passes (see
+    /// [`HeartsSampler`]); for it this is the hands as they were after passing, which is still a
+    /// valid split of the pack.
     pub fn dealt_hands(&self) -> [CardSet; SEATS] {
         let delivered = self.pass != Pass::None && !self.is_passing();
+        if delivered && self.passed.iter().any(|p| p.len() != PASS_CARDS) {
+            return std::array::from_fn(|s| self.hands[s] | self.played[s]);
+        }
         std::array::from_fn(|s| {
             let received = if delivered {
                 self.passed[self.pass.giver(s)]
@@ -477,8 +485,8 @@ impl Game for Hearts {
 ///
 /// A sample's passing records are the observer's knowledge, not the history: after delivery the
 /// records of the passes the observer neither made nor received are cleared, so no sample carries
-/// hidden cards from the true state. [`GameDef::deal_text`] of such a sample therefore shows the
-/// passes as not made.
+/// hidden cards from the true state. [`GameDef::deal_text`] of such a sample therefore writes the
+/// hands as they were after passing.
 #[derive(Clone, Debug)]
 pub struct HeartsSampler {
     base: Hearts,
@@ -1215,6 +1223,16 @@ mod tests {
                         let mut d = sampler.sample(&mut rng);
                         check_sample(&g, &d, o);
                         varied += (d.hands != g.hands) as u32;
+                        let text = d.deal_text();
+                        let redealt = Hearts::from_deal(&HeartsConfig { pass }, &text).unwrap();
+                        if !g.is_passing() && pass != Pass::None {
+                            // Written after passing: every seat holds what it held after delivery.
+                            assert!(
+                                (0..SEATS).all(|s| redealt.hands[s] == d.hands[s] | d.played[s])
+                            );
+                        } else {
+                            assert_eq!(redealt.dealt_hands(), d.dealt_hands(), "{text}");
+                        }
                         checked += 1;
                         // A determinization is a real game: it plays out under the same rules.
                         while !d.is_terminal() {
