@@ -3,6 +3,8 @@
 //! `cargo bench --bench playouts` — each game's playout starts from the same seeded deal and
 //! plays uniformly random legal moves to the end, as a search rollout does.
 
+mod common;
+
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 
@@ -39,5 +41,9 @@ fn playouts(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, playouts);
+criterion_group! {
+    name = benches;
+    config = common::profiled();
+    targets = playouts
+}
 criterion_main!(benches);

@@ -19,8 +19,9 @@
 //! groups: in each it draws an exactly uniform integer below the state's count and picks the
 //! composition (how many of the group's cards each holder takes) whose cumulative weight, the
 //! multinomial times the completions after it, covers that integer, then splits the group's cards
-//! by that composition with uniform random subsets. The last group's composition is forced by the
-//! room left. Each split thus has probability exactly `1 / count()`, and sampling allocates nothing.
+//! by that composition with a partial Fisher–Yates shuffle. The last group's composition is forced
+//! by the room left. All random integers are drawn without bias (multiply-shift with rejection), so
+//! each split has probability exactly `1 / count()`; sampling allocates nothing.
 
 use std::fmt::Write as _;
 
@@ -58,6 +59,9 @@ struct Group {
     /// This group's compositions are `comps[first..end]`.
     first: u32,
     end: u32,
+    /// This group's cards are `deck[start..start + size]`.
+    start: u8,
+    size: u8,
 }
 
 /// One way to share a group's cards among its holders.
@@ -79,6 +83,9 @@ pub struct ConstrainedDeal {
     fixed: [CardSet; MAX_HOLDERS],
     groups: [Group; MAX_GROUPS],
     num_groups: usize,
+    /// The free cards' bit indices, group after group: shuffled partially, on a copy, to split
+    /// a group without counting bits.
+    deck: [u8; 52],
     /// Room left in each holder once `fixed` is dealt, packed.
     start_room: Packed,
     /// Dense table index of `start_room`.
@@ -220,6 +227,8 @@ impl ConstrainedDeal {
                     holders: sig as u8,
                     first: 0,
                     end: 0,
+                    start: 0,
+                    size: cards.len() as u8,
                 };
                 num_groups += 1;
             }
@@ -238,12 +247,22 @@ impl ConstrainedDeal {
             )
         });
 
+        let mut deck = [0u8; 52];
+        let mut at = 0;
+        for g in &mut groups[..num_groups] {
+            g.start = at as u8;
+            for c in g.cards {
+                deck[at] = c.index();
+                at += 1;
+            }
+        }
         let start_room = pack(&room);
         let mut deal = ConstrainedDeal {
             unknown,
             fixed,
             groups,
             num_groups,
+            deck,
             start_room,
             start_index: 0,
             table_len: 0,
@@ -358,13 +377,15 @@ impl ConstrainedDeal {
     pub fn sample(&self, rng: &mut Rng) -> [CardSet; MAX_HOLDERS] {
         let mut out = self.fixed;
         let mut room = self.start_room;
+        let mut deck = self.deck;
+        let mut bits = Bits::new(rng);
         if self.num_groups >= 2 {
             let len = self.table_len;
             let mut index = self.start_index as usize;
             for g in 0..self.num_groups - 1 {
                 let group = &self.groups[g];
                 let next = &self.counts[(g + 1) * len..(g + 2) * len];
-                let mut r = below(rng, self.counts[g * len + index]);
+                let mut r = below(bits.rng, self.counts[g * len + index]);
                 let comps = &self.comps[group.first as usize..group.end as usize];
                 let mut chosen = None;
                 for c in comps {
@@ -381,13 +402,14 @@ impl ConstrainedDeal {
                 // The weights of the fitting compositions add up to the count r was drawn below.
                 debug_assert!(chosen.is_some(), "completion counts are inconsistent");
                 let Some(c) = chosen else { break };
-                deal_group(&mut out, group, c.take, rng);
+                deal_group(&mut out, group, c.take, &mut deck, &mut bits);
                 room -= c.take;
                 index -= c.offset as usize;
             }
         }
         if self.num_groups >= 1 {
-            deal_group(&mut out, &self.groups[self.num_groups - 1], room, rng);
+            let last = &self.groups[self.num_groups - 1];
+            deal_group(&mut out, last, room, &mut deck, &mut bits);
         }
         out
     }
@@ -409,24 +431,88 @@ fn holder_names(mask: usize) -> String {
     s
 }
 
-/// Splits one group's cards uniformly among its holders, `take` cards each.
+/// Splits one group's cards uniformly among its holders, `take` cards each: a partial
+/// Fisher–Yates shuffle of the group's slice of `deck` deals every holder but the one taking the
+/// most, which gets the rest (fewest draws).
 #[inline]
-fn deal_group(out: &mut [CardSet; MAX_HOLDERS], group: &Group, take: Packed, rng: &mut Rng) {
-    let mut rest = group.cards;
+fn deal_group(
+    out: &mut [CardSet; MAX_HOLDERS],
+    group: &Group,
+    take: Packed,
+    deck: &mut [u8; 52],
+    bits: &mut Bits<'_>,
+) {
+    let mut biggest = group.holders.trailing_zeros() as usize;
     let mut holders = group.holders;
     while holders != 0 {
         let h = holders.trailing_zeros() as usize;
         holders &= holders - 1;
-        if holders == 0 {
-            out[h] |= rest;
+        if take >> (8 * h) & 0xff > take >> (8 * biggest) & 0xff {
+            biggest = h;
+        }
+    }
+    let start = group.start as usize;
+    let end = start + group.size as usize;
+    let mut i = start;
+    let mut dealt = 0u64;
+    let mut holders = group.holders & !(1 << biggest);
+    while holders != 0 {
+        let h = holders.trailing_zeros() as usize;
+        holders &= holders - 1;
+        let mut part = 0u64;
+        for _ in 0..take >> (8 * h) & 0xff {
+            let j = i + bits.below((end - i) as u32) as usize;
+            deck.swap(i, j);
+            part |= 1 << deck[i];
+            i += 1;
+        }
+        out[h].0 |= part;
+        dealt |= part;
+    }
+    out[biggest].0 |= group.cards.0 & !dealt;
+}
+
+/// Exactly uniform small integers, two per 64-bit output of the generator.
+struct Bits<'a> {
+    rng: &'a mut Rng,
+    spare: u64,
+    has_spare: bool,
+}
+
+impl<'a> Bits<'a> {
+    #[inline]
+    fn new(rng: &'a mut Rng) -> Bits<'a> {
+        Bits {
+            rng,
+            spare: 0,
+            has_spare: false,
+        }
+    }
+
+    #[inline]
+    fn next_u32(&mut self) -> u32 {
+        if self.has_spare {
+            self.has_spare = false;
+            (self.spare >> 32) as u32
         } else {
-            let k = (take >> (8 * h) & 0xff) as usize;
-            if k > 0 {
-                let part = rest.random_subset(k, rng);
-                out[h] |= part;
-                rest -= part;
+            self.spare = self.rng.next_u64();
+            self.has_spare = true;
+            self.spare as u32
+        }
+    }
+
+    /// A uniform integer in `0..n` (`n >= 1`): Lemire's multiply-shift with its rejection step.
+    #[inline]
+    fn below(&mut self, n: u32) -> u32 {
+        let mut m = self.next_u32() as u64 * n as u64;
+        if (m as u32) < n {
+            // 2^32 mod n: the low products below it belong to an incomplete block.
+            let t = n.wrapping_neg() % n;
+            while (m as u32) < t {
+                m = self.next_u32() as u64 * n as u64;
             }
         }
+        (m >> 32) as u32
     }
 }
 
@@ -592,5 +678,14 @@ mod tests {
             assert!((t as f64 - 10_000.0).abs() < 5.0 * sd, "{thirds:?}");
         }
         assert_eq!(below(&mut rng, 1), 0);
+        let mut bits = Bits::new(&mut rng);
+        let mut seen = [0u32; 7];
+        for _ in 0..70_000 {
+            seen[bits.below(7) as usize] += 1;
+        }
+        let sd = (70_000.0f64 * (1.0 / 7.0) * (6.0 / 7.0)).sqrt();
+        for &s in &seen {
+            assert!((s as f64 - 10_000.0).abs() < 5.0 * sd, "{seen:?}");
+        }
     }
 }

@@ -4,12 +4,14 @@
 use std::time::Duration;
 
 use crate::game::{HiddenInfo, Rng, View};
-use crate::search::Budget;
+use crate::search::{Algorithm, Budget};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 pub mod random;
+pub mod search;
 
 pub use random::RandomAgent;
+pub use search::SearchAgent;
 
 /// Search statistics of one root move.
 #[derive(Clone, Debug, PartialEq)]
@@ -63,13 +65,24 @@ pub struct AgentInfo {
 
 /// Every agent kind, in the order `cardsearch agents` lists them.
 pub fn all() -> Vec<AgentInfo> {
-    vec![random::INFO]
+    vec![
+        random::INFO,
+        search::ISMCTS_INFO,
+        search::PIMC_INFO,
+        search::UCT_INFO,
+    ]
 }
 
 /// Builds the agent named by `spec`; unknown names, unknown options and bad values are errors.
 pub fn build<G: HiddenInfo>(spec: &Spec) -> Result<Box<dyn Agent<G>>, SpecError> {
     let agent: Box<dyn Agent<G>> = match spec.name.as_str() {
         "random" => Box::new(RandomAgent),
+        "ismcts" => Box::new(SearchAgent::<G>::from_spec(spec, Algorithm::Ismcts)?),
+        "pimc" => Box::new(SearchAgent::<G>::from_spec(
+            spec,
+            Algorithm::Pimc { dets: 0 },
+        )?),
+        "uct" => Box::new(SearchAgent::<G>::from_spec(spec, Algorithm::Uct)?),
         other => {
             return Err(SpecError(format!(
                 "unknown agent '{other}' (known: {})",

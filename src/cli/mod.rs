@@ -2,8 +2,13 @@
 
 use clap::{Parser, Subcommand};
 
+pub mod engine;
 pub mod list;
 pub mod match_cmd;
+pub mod merge;
+pub mod profile;
+pub mod replay;
+pub mod scale;
 
 /// cardsearch: fast, parallel Monte Carlo tree search for hidden-information card games.
 #[derive(Parser, Debug)]
@@ -15,14 +20,26 @@ pub struct Cli {
 }
 
 /// The subcommands.
+// Parsed once per process: the size of the largest variant does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Play a fair match between two agents and report the first agent's score.
     Match(match_cmd::MatchArgs),
+    /// Merge the logs of a sharded match into the report of the whole match.
+    Merge(merge::MergeArgs),
+    /// Play a logged game again, check its result, and optionally dump a decision's search tree.
+    Replay(replay::ReplayArgs),
+    /// Serve the JSON-lines engine protocol on stdin/stdout (see docs/protocol.md).
+    Engine,
     /// List the games and their options.
     Games,
     /// List the agents and their options.
     Agents,
+    /// Run searches under a sampling profiler and write a flamegraph SVG.
+    Profile(profile::ProfileArgs),
+    /// Measure parallel scaling: speed and strength per parallel mode and thread count.
+    Scale(scale::ScaleArgs),
 }
 
 /// Parses the command line and runs it. Returns the process exit code; errors are printed as one
@@ -48,6 +65,9 @@ pub fn run() -> i32 {
     let result = match cli.command {
         None => match_cmd::run(&match_cmd::MatchArgs::default_short()),
         Some(Command::Match(args)) => match_cmd::run(&args),
+        Some(Command::Merge(args)) => merge::run(&args),
+        Some(Command::Replay(args)) => replay::run(&args),
+        Some(Command::Engine) => engine::run(),
         Some(Command::Games) => {
             list::games();
             Ok(())
@@ -56,6 +76,8 @@ pub fn run() -> i32 {
             list::agents();
             Ok(())
         }
+        Some(Command::Profile(args)) => profile::run(&args),
+        Some(Command::Scale(args)) => scale::run(&args),
     };
     match result {
         Ok(()) => 0,

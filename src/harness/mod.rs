@@ -1,6 +1,9 @@
 //! The match harness: fair seating, deals, budgets, statistics and logs.
 
+pub mod log;
+pub mod plot;
 pub mod runner;
+pub mod scaling;
 pub mod seating;
 pub mod stats;
 

@@ -1,6 +1,7 @@
 //! How long a search may run: a number of iterations, a wall-clock time, or both (whichever
 //! runs out first). The clock is read every few iterations, never every one.
 
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 /// A search budget. At least one limit must be set.
@@ -65,6 +66,20 @@ impl BudgetClock {
         }
     }
 
+    /// A clock with an explicit iteration limit and deadline (a share of a parallel search's
+    /// budget: every thread of a root-parallel search stops at the same deadline).
+    pub fn with_limits(max_iterations: u64, deadline: Option<Instant>) -> BudgetClock {
+        BudgetClock {
+            max_iterations,
+            deadline,
+        }
+    }
+
+    /// The deadline, if time-limited.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
     /// True when a search that has completed `done` iterations must stop.
     #[inline]
     pub fn exhausted(&self, done: u64) -> bool {
@@ -72,7 +87,7 @@ impl BudgetClock {
             return true;
         }
         match self.deadline {
-            Some(d) if done % CLOCK_EVERY == 0 => Instant::now() >= d,
+            Some(d) if done.is_multiple_of(CLOCK_EVERY) => Instant::now() >= d,
             _ => false,
         }
     }
@@ -85,5 +100,86 @@ impl BudgetClock {
     /// The iteration limit (`u64::MAX` when only time is limited).
     pub fn max_iterations(&self) -> u64 {
         self.max_iterations
+    }
+}
+
+/// A budget shared by the threads of one search: they claim iterations in chunks and stop
+/// together.
+///
+/// A thread calls [`SharedBudget::claim`] before each chunk; it reads the clock once per claim
+/// and touches the shared counter only when iterations are limited, so a time-limited search
+/// shares nothing but a rarely written stop flag.
+#[derive(Debug)]
+pub struct SharedBudget {
+    max_iterations: u64,
+    deadline: Option<Instant>,
+    claimed: AtomicU64,
+    stop: AtomicBool,
+}
+
+impl SharedBudget {
+    /// Starts the clock now.
+    pub fn start(budget: &Budget) -> SharedBudget {
+        SharedBudget {
+            max_iterations: budget.iterations.unwrap_or(u64::MAX),
+            deadline: budget.deadline(Instant::now()),
+            claimed: AtomicU64::new(0),
+            stop: AtomicBool::new(false),
+        }
+    }
+
+    /// Claims up to `chunk` more iterations; 0 means the search is over.
+    #[inline]
+    pub fn claim(&self, chunk: u64) -> u64 {
+        if self.stop.load(Relaxed) {
+            return 0;
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.stop.store(true, Relaxed);
+            return 0;
+        }
+        if self.max_iterations == u64::MAX {
+            return chunk;
+        }
+        let start = self.claimed.fetch_add(chunk, Relaxed);
+        if start >= self.max_iterations {
+            self.stop.store(true, Relaxed);
+            return 0;
+        }
+        chunk.min(self.max_iterations - start)
+    }
+
+    /// Tells every thread to stop at its next claim.
+    pub fn stop(&self) {
+        self.stop.store(true, Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shared_budget_hands_out_exactly_the_iteration_limit() {
+        let b = SharedBudget::start(&Budget::iterations(100));
+        let mut total = 0;
+        loop {
+            let k = b.claim(16);
+            if k == 0 {
+                break;
+            }
+            total += k;
+        }
+        assert_eq!(total, 100);
+        assert_eq!(b.claim(16), 0);
+    }
+
+    #[test]
+    fn clock_counts_iterations() {
+        let c = BudgetClock::start(&Budget::iterations(3));
+        assert!(!c.exhausted(2));
+        assert!(c.exhausted(3));
+        let c = BudgetClock::start(&Budget::millis(0));
+        assert!(c.exhausted(0), "a zero-time budget is over at once");
     }
 }

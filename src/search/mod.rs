@@ -1,5 +1,26 @@
-//! Search algorithms over an arena tree: UCT, determinized UCT (PIMC) and SO-ISMCTS.
+//! Search algorithms over an arena tree: SO-ISMCTS, UCT and determinized UCT (PIMC), each
+//! sequential or parallel (root, lock-free tree, locked tree, leaf), chosen at run time.
+//!
+//! One core serves all of them. A [`Worlds`] source says where each iteration's state comes
+//! from (a fresh determinization, the true state, or one of D fixed determinizations); a
+//! [`Walker`](walk::Walker) selects, expands and backs up through a [`Tree`]; the parallel
+//! modes only decide which threads run that loop on which trees. See `docs/algorithms.md`.
 
 pub mod budget;
+pub mod config;
+pub mod ismcts;
+mod leaf;
+mod parallel;
+pub mod pimc;
+pub mod rollout;
+pub mod searcher;
+pub mod tree;
+pub mod uct;
+pub mod walk;
+pub mod worlds;
 
-pub use budget::{Budget, BudgetClock};
+pub use budget::{Budget, BudgetClock, SharedBudget};
+pub use config::{Algorithm, Parallel, SearchConfig};
+pub use searcher::{SearchError, SearchResult, Searcher};
+pub use tree::{NodeId, Tree};
+pub use worlds::{Fixed, Sampled, Worlds};

@@ -1,0 +1,81 @@
+//! Search throughput: iterations per second of 10,000-iteration searches from each game's first
+//! decision with a choice, for every algorithm, and SO-ISMCTS in every parallel mode × {1, 2, 4} threads.
+//!
+//! Games are taken by name from the registry (`games::all`) and built through
+//! `games::dispatch`, so a newly registered game appears here by itself. Filter with criterion's
+//! name filter, e.g. `cargo bench --bench search -- 'sueca/ismcts$'`.
+
+mod common;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+
+use cardsearch::agents;
+use cardsearch::game::rng_from_seed;
+use cardsearch::games::{self, GameDef, GameVisitor};
+use cardsearch::{Budget, Game, MoveSet, Spec, View};
+
+/// Iterations per search.
+const ITERATIONS: u64 = 10_000;
+
+/// The agents: each algorithm sequentially, then SO-ISMCTS in every parallel mode.
+fn specs() -> Vec<String> {
+    let mut out = vec!["ismcts".to_string(), "pimc".to_string(), "uct".to_string()];
+    for mode in ["root", "tree", "tree-locked", "leaf"] {
+        for threads in [1, 2, 4] {
+            out.push(format!("ismcts:parallel={mode},threads={threads}"));
+        }
+    }
+    out
+}
+
+struct Bench<'a> {
+    c: &'a mut Criterion,
+    game: &'a str,
+}
+
+impl GameVisitor for Bench<'_> {
+    type Output = ();
+
+    fn visit<G: GameDef>(self, config: G::Config) {
+        let mut rng = rng_from_seed(1);
+        let mut state = G::new_game(&config, &mut rng);
+        // The first decision with a choice: play out forced moves.
+        while !state.is_terminal() && state.legal_moves().len() < 2 {
+            let mv = state.legal_moves().random(&mut rng);
+            state.play(mv);
+        }
+        let seat = state.current_seat();
+        let mut group = self.c.benchmark_group(format!("search/{}", self.game));
+        group.throughput(Throughput::Elements(ITERATIONS));
+        group.sample_size(10);
+        for spec in specs() {
+            let parsed: Spec = spec.parse().unwrap();
+            let mut agent = agents::build::<G>(&parsed).unwrap();
+            let mut rng = rng_from_seed(7);
+            group.bench_function(&spec, |b| {
+                b.iter(|| {
+                    agent.choose(
+                        View::new(&state, seat),
+                        Budget::iterations(ITERATIONS),
+                        &mut rng,
+                    )
+                })
+            });
+        }
+        group.finish();
+    }
+}
+
+fn search(c: &mut Criterion) {
+    for info in games::all() {
+        games::dispatch(&Spec::named(info.name), Bench { c, game: info.name })
+            .expect("a registered game");
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = common::profiled();
+    targets = search
+}
+criterion_main!(benches);

@@ -1,0 +1,117 @@
+//! The search agents: `ismcts`, `pimc` and the cheating baseline `uct`.
+
+use std::time::Instant;
+
+use super::{Agent, AgentInfo, Decision};
+use crate::game::{HiddenInfo, MoveSet, Rng, View};
+use crate::search::config::{PIMC_OPTIONS, SEARCH_OPTIONS};
+use crate::search::{Algorithm, Budget, SearchConfig, Searcher, ismcts, pimc, uct};
+use crate::spec::{Spec, SpecError};
+
+/// Documentation of `ismcts`.
+pub const ISMCTS_INFO: AgentInfo = AgentInfo {
+    name: "ismcts",
+    about: "single-observer information-set MCTS: one tree, a fresh determinization per iteration",
+    options: SEARCH_OPTIONS,
+};
+
+/// Documentation of `pimc`.
+pub const PIMC_INFO: AgentInfo = AgentInfo {
+    name: "pimc",
+    about: "determinized UCT (perfect-information Monte Carlo): search D sampled deals, vote",
+    options: PIMC_OPTIONS,
+};
+
+/// Documentation of `uct`.
+pub const UCT_INFO: AgentInfo = AgentInfo {
+    name: "uct",
+    about: "CHEATING baseline: UCT on the true state, seeing every hidden card",
+    options: SEARCH_OPTIONS,
+};
+
+/// An agent that searches: the algorithm and parallel mode come from its spec.
+pub struct SearchAgent<G: HiddenInfo> {
+    name: &'static str,
+    searcher: Searcher<G::Move>,
+}
+
+impl<G: HiddenInfo> std::fmt::Debug for SearchAgent<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SearchAgent")
+            .field("spec", &Agent::<G>::spec(self))
+            .finish()
+    }
+}
+
+impl<G: HiddenInfo> SearchAgent<G> {
+    /// An agent for a configuration (the name is `ismcts`, `uct` or `pimc` by algorithm).
+    pub fn new(config: SearchConfig) -> Result<SearchAgent<G>, SpecError> {
+        let name = match config.algorithm {
+            Algorithm::Ismcts => ISMCTS_INFO.name,
+            Algorithm::Uct => UCT_INFO.name,
+            Algorithm::Pimc { .. } => PIMC_INFO.name,
+        };
+        let searcher = Searcher::new(config).map_err(|e| SpecError(format!("{name}: {e}")))?;
+        Ok(SearchAgent { name, searcher })
+    }
+
+    /// Reads the agent's options from `spec` (the caller checks for unknown options).
+    pub fn from_spec(spec: &Spec, algorithm: Algorithm) -> Result<SearchAgent<G>, SpecError> {
+        SearchAgent::new(SearchConfig::from_spec(spec, algorithm)?)
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &SearchConfig {
+        self.searcher.config()
+    }
+}
+
+impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
+    fn spec(&self) -> String {
+        format!("{}:{}", self.name, self.searcher.config().options_text())
+    }
+
+    fn is_cheating(&self) -> bool {
+        self.searcher.config().algorithm == Algorithm::Uct
+    }
+
+    fn choose(&mut self, view: View<'_, G>, budget: Budget, rng: &mut Rng) -> Decision<G::Move> {
+        let start = Instant::now();
+        let legal = view.legal_moves();
+        if legal.len() == 1 {
+            // A forced move: searching would spend the budget to learn nothing.
+            return Decision {
+                mv: legal.nth(0),
+                iterations: 0,
+                elapsed: start.elapsed(),
+                children: Vec::new(),
+            };
+        }
+        let config = self.searcher.config();
+        let budget = config.budget.unwrap_or(budget);
+        // A true state always has a consistent deal; failing here is a bug in the game's sampler.
+        const BAD_SAMPLER: &str = "the game's deal sampler rejected the true state's own view";
+        let result = match config.algorithm {
+            Algorithm::Ismcts => {
+                let worlds = ismcts::worlds(&view).expect(BAD_SAMPLER);
+                self.searcher.run(&worlds, &budget, rng)
+            }
+            Algorithm::Uct => {
+                let worlds = uct::worlds_cheating(&view);
+                self.searcher.run(&worlds, &budget, rng)
+            }
+            Algorithm::Pimc { dets } => {
+                let worlds = pimc::worlds(&view, dets, rng).expect(BAD_SAMPLER);
+                self.searcher.run(&worlds, &budget, rng)
+            }
+        };
+        // No child at all only when the budget allowed no iteration: any legal move will do.
+        let mv = result.best().unwrap_or_else(|| legal.random(rng));
+        Decision {
+            mv,
+            iterations: result.iterations,
+            elapsed: start.elapsed(),
+            children: result.children,
+        }
+    }
+}

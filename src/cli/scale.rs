@@ -1,0 +1,156 @@
+//! `cardsearch scale`: parallel scaling of a search agent — speed and strength per mode and
+//! thread count — written as a table, CSV, JSON and an SVG plot.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::games::{self, GameDef, GameVisitor};
+use crate::harness::plot::scaling_svg;
+use crate::harness::scaling::{ScalePlan, ScaleRow, run_scale, to_csv, to_table};
+use crate::spec::Spec;
+
+/// Options of `cardsearch scale`.
+#[derive(Args, Debug, Clone)]
+#[command(
+    after_help = "For each mode and thread count: iterations/s over fixed positions, speedup and \
+efficiency against the one-thread sequential searcher, and the mean score (95% interval) of a match \
+against that searcher at equal time per move and at equal iterations per move (the one-thread \
+searcher's mean iterations at that time). Thread counts above the machine's cores are marked \
+oversubscribed."
+)]
+pub struct ScaleArgs {
+    /// Game spec.
+    #[arg(long, default_value = "sueca")]
+    pub game: String,
+    /// Base agent spec (parallel and threads are set per row).
+    #[arg(long, default_value = "ismcts")]
+    pub agent: String,
+    /// Comma-separated parallel modes.
+    #[arg(long, default_value = "root,tree,leaf")]
+    pub modes: String,
+    /// Comma-separated thread counts.
+    #[arg(long, default_value = "1,2,4")]
+    pub threads: String,
+    /// Milliseconds per move.
+    #[arg(long, default_value_t = 50)]
+    pub time_ms: u64,
+    /// Positions searched for the speed measurement.
+    #[arg(long, default_value_t = 40)]
+    pub positions: usize,
+    /// Deals per strength match (0 measures speed only).
+    #[arg(long, default_value_t = 50)]
+    pub deals: u64,
+    /// Seed of positions and deals.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Output prefix: writes PREFIX.csv, PREFIX.json and PREFIX.svg.
+    #[arg(long, default_value = "scale")]
+    pub out: PathBuf,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+fn parse_list<T: std::str::FromStr>(s: &str, what: &str) -> Result<Vec<T>, String> {
+    let v: Result<Vec<T>, _> = s.split(',').map(|x| x.trim().parse::<T>()).collect();
+    match v {
+        Ok(v) if !v.is_empty() => Ok(v),
+        _ => Err(format!(
+            "malformed --{what} '{s}': expected a comma-separated list"
+        )),
+    }
+}
+
+struct ScaleVisitor<'a> {
+    plan: &'a ScalePlan,
+    quiet: bool,
+}
+
+impl GameVisitor for ScaleVisitor<'_> {
+    type Output = Result<Vec<ScaleRow>, String>;
+    fn visit<G: GameDef>(self, config: G::Config) -> Self::Output {
+        // Reject bad agent options before minutes of measuring.
+        for mode in &self.plan.modes {
+            let spec =
+                crate::harness::scaling::agent_spec(&self.plan.agent, mode, self.plan.threads[0]);
+            crate::agents::build::<G>(&spec).map_err(|e| e.to_string())?;
+        }
+        let bar = if self.quiet {
+            ProgressBar::hidden()
+        } else {
+            ProgressBar::new(1)
+        };
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:30}] {pos}/{len} steps, ETA {eta} {msg}",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        let rows = run_scale::<G>(self.plan, &config, &mut |done, total, label| {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+            bar.set_message(label.to_string());
+        });
+        bar.finish_and_clear();
+        rows
+    }
+}
+
+/// Runs `cardsearch scale`.
+pub fn run(args: &ScaleArgs) -> Result<(), String> {
+    let spec = |s: &str| s.parse::<Spec>().map_err(|e| e.to_string());
+    let threads: Vec<usize> = parse_list(&args.threads, "threads")?;
+    if threads.contains(&0) {
+        return Err("--threads: thread counts must be at least 1".into());
+    }
+    if args.time_ms == 0 || args.positions == 0 {
+        return Err("--time-ms and --positions must be positive".into());
+    }
+    let plan = ScalePlan {
+        game: spec(&args.game)?,
+        agent: spec(&args.agent)?,
+        modes: parse_list(&args.modes, "modes")?,
+        threads,
+        time_ms: args.time_ms,
+        positions: args.positions,
+        deals: args.deals,
+        seed: args.seed,
+    };
+    let rows = games::dispatch(
+        &plan.game.clone(),
+        ScaleVisitor {
+            plan: &plan,
+            quiet: args.quiet,
+        },
+    )
+    .map_err(|e| e.to_string())??;
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    println!(
+        "{} on {}, {} ms per move, {} speed positions, {} deals per strength match, {cores} cores",
+        plan.agent, plan.game, plan.time_ms, plan.positions, plan.deals
+    );
+    print!("{}", to_table(&rows));
+    let with_ext = |ext: &str| {
+        let mut p = args.out.clone().into_os_string();
+        p.push(ext);
+        PathBuf::from(p)
+    };
+    let write = |path: PathBuf, text: String| {
+        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    };
+    write(with_ext(".csv"), to_csv(&rows))?;
+    write(
+        with_ext(".json"),
+        serde_json::to_string_pretty(&rows).expect("serialisable") + "\n",
+    )?;
+    let title = format!(
+        "{} on {}, {} ms/move ({cores} cores)",
+        plan.agent, plan.game, plan.time_ms
+    );
+    scaling_svg(&rows, &title, &with_ext(".svg"))?;
+    println!("wrote {0}.csv, {0}.json, {0}.svg", args.out.display());
+    Ok(())
+}

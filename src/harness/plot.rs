@@ -1,0 +1,127 @@
+//! SVG plots of scaling runs (plotters' SVG backend: no system libraries needed).
+
+use std::path::Path;
+
+use plotters::prelude::*;
+
+use super::scaling::ScaleRow;
+
+const COLORS: [RGBColor; 5] = [BLUE, RED, GREEN, MAGENTA, CYAN];
+
+/// Draws speedup against threads (with the ideal line) and, when measured, the score against the
+/// one-thread searcher at equal time and at equal iterations, with 95% intervals.
+pub fn scaling_svg(rows: &[ScaleRow], title: &str, path: &Path) -> Result<(), String> {
+    let err = |e: &dyn std::fmt::Display| format!("cannot draw {}: {e}", path.display());
+    let root = SVGBackend::new(path, (1200, 450)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let root = root
+        .titled(title, ("sans-serif", 20))
+        .map_err(|e| err(&e))?;
+    let panels = root.split_evenly((1, 3));
+    let max_threads = rows.iter().map(|r| r.threads).max().unwrap_or(1) as f64;
+    let mut modes: Vec<&str> = rows.iter().map(|r| r.mode.as_str()).collect();
+    modes.dedup();
+
+    // Speedup.
+    let max_speedup = rows.iter().map(|r| r.speedup).fold(max_threads, f64::max);
+    let mut chart = ChartBuilder::on(&panels[0])
+        .caption("iterations/s speedup vs 1 thread", ("sans-serif", 16))
+        .margin(10)
+        .x_label_area_size(35)
+        .y_label_area_size(45)
+        .build_cartesian_2d(0.5..max_threads + 0.5, 0.0..max_speedup * 1.1)
+        .map_err(|e| err(&e))?;
+    chart
+        .configure_mesh()
+        .x_desc("threads")
+        .y_desc("speedup")
+        .draw()
+        .map_err(|e| err(&e))?;
+    chart
+        .draw_series(LineSeries::new(
+            [(1.0, 1.0), (max_threads, max_threads)],
+            BLACK.mix(0.4),
+        ))
+        .map_err(|e| err(&e))?
+        .label("ideal")
+        .legend(|(x, y)| PathElement::new([(x, y), (x + 15, y)], BLACK.mix(0.4)));
+    for (i, mode) in modes.iter().enumerate() {
+        let color = COLORS[i % COLORS.len()];
+        let pts: Vec<(f64, f64)> = rows
+            .iter()
+            .filter(|r| r.mode == *mode)
+            .map(|r| (r.threads as f64, r.speedup))
+            .collect();
+        chart
+            .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
+            .map_err(|e| err(&e))?
+            .label(*mode)
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + 15, y)], color.stroke_width(2)));
+        chart
+            .draw_series(pts.iter().map(|&p| Circle::new(p, 4, color.filled())))
+            .map_err(|e| err(&e))?;
+    }
+    chart
+        .configure_series_labels()
+        .border_style(BLACK)
+        .background_style(WHITE.mix(0.8))
+        .position(SeriesLabelPosition::UpperLeft)
+        .draw()
+        .map_err(|e| err(&e))?;
+
+    // Strength panels.
+    for (panel, equal_time) in [(&panels[1], true), (&panels[2], false)] {
+        let caption = if equal_time {
+            "score vs 1 thread, equal time"
+        } else {
+            "score vs 1 thread, equal iterations"
+        };
+        let mut chart = ChartBuilder::on(panel)
+            .caption(caption, ("sans-serif", 16))
+            .margin(10)
+            .x_label_area_size(35)
+            .y_label_area_size(45)
+            .build_cartesian_2d(0.5..max_threads + 0.5, 0.0..1.0)
+            .map_err(|e| err(&e))?;
+        chart
+            .configure_mesh()
+            .x_desc("threads")
+            .y_desc("mean score (0.5 = even)")
+            .draw()
+            .map_err(|e| err(&e))?;
+        chart
+            .draw_series(LineSeries::new(
+                [(0.5, 0.5), (max_threads + 0.5, 0.5)],
+                BLACK.mix(0.3),
+            ))
+            .map_err(|e| err(&e))?;
+        for (i, mode) in modes.iter().enumerate() {
+            let color = COLORS[i % COLORS.len()];
+            let pts: Vec<(f64, f64, f64)> = rows
+                .iter()
+                .filter(|r| r.mode == *mode)
+                .filter_map(|r| {
+                    let (s, c) = if equal_time {
+                        (r.score_equal_time?, r.ci_equal_time?)
+                    } else {
+                        (r.score_equal_iterations?, r.ci_equal_iterations?)
+                    };
+                    // Offset modes slightly so their interval bars do not overlap.
+                    Some((r.threads as f64 + 0.06 * i as f64, s, c))
+                })
+                .collect();
+            chart
+                .draw_series(LineSeries::new(
+                    pts.iter().map(|p| (p.0, p.1)),
+                    color.stroke_width(2),
+                ))
+                .map_err(|e| err(&e))?;
+            chart
+                .draw_series(pts.iter().map(|&(x, s, c)| {
+                    ErrorBar::new_vertical(x, s - c, s, s + c, color.filled(), 8)
+                }))
+                .map_err(|e| err(&e))?;
+        }
+    }
+    root.present().map_err(|e| err(&e))
+}

@@ -1,0 +1,270 @@
+//! Parallel scaling runs: for each parallel mode and thread count, iterations per second,
+//! speedup and efficiency against one thread, and playing strength against the one-thread
+//! searcher both at the same time per move and at the same iterations per move.
+//!
+//! Equal time measures what a user gets (speed and search quality together); equal iterations
+//! isolates search quality, so the gap between the two is the speed gained minus nothing, and a
+//! mode that wins at equal time but loses at equal iterations is trading quality for speed.
+
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use super::runner::{MatchConfig, mix, run_match};
+use super::seating::Lineup;
+use crate::agents;
+use crate::game::{MoveSet, View, rng_from_seed};
+use crate::games::GameDef;
+use crate::search::Budget;
+use crate::spec::Spec;
+
+/// One row of a scaling table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ScaleRow {
+    /// Parallel mode.
+    pub mode: String,
+    /// Threads.
+    pub threads: usize,
+    /// Iterations per second over the speed positions.
+    pub iterations_per_second: f64,
+    /// Mean iterations per move at the time budget.
+    pub iterations_per_move: f64,
+    /// Iterations per second relative to the one-thread sequential searcher.
+    pub speedup: f64,
+    /// Speedup divided by threads.
+    pub efficiency: f64,
+    /// Mean score against the one-thread searcher at equal time per move.
+    pub score_equal_time: Option<f64>,
+    /// Half-width of its 95% interval.
+    pub ci_equal_time: Option<f64>,
+    /// Mean score against the one-thread searcher at equal iterations per move.
+    pub score_equal_iterations: Option<f64>,
+    /// Half-width of its 95% interval.
+    pub ci_equal_iterations: Option<f64>,
+    /// Deals played in each strength match.
+    pub deals: u64,
+    /// True when threads exceed the machine's cores.
+    pub oversubscribed: bool,
+}
+
+/// What a scaling run measures.
+#[derive(Clone, Debug)]
+pub struct ScalePlan {
+    /// Game spec text.
+    pub game: Spec,
+    /// Base agent spec (without `parallel` / `threads`).
+    pub agent: Spec,
+    /// Modes to measure.
+    pub modes: Vec<String>,
+    /// Thread counts to measure.
+    pub threads: Vec<usize>,
+    /// Time per move.
+    pub time_ms: u64,
+    /// Positions searched for the speed measurement.
+    pub positions: usize,
+    /// Deals per strength match (0 skips the strength matches).
+    pub deals: u64,
+    /// Seed of positions and deals.
+    pub seed: u64,
+}
+
+/// The agent spec for a mode and thread count.
+pub fn agent_spec(base: &Spec, mode: &str, threads: usize) -> Spec {
+    let mut s = base.clone();
+    s.set("parallel", mode);
+    s.set("threads", &threads.to_string());
+    s
+}
+
+/// Positions with a real choice, collected from seeded random games (a few per game, spread
+/// over the game so that early and late decisions both count).
+pub fn speed_positions<G: GameDef>(config: &G::Config, count: usize, seed: u64) -> Vec<G> {
+    let mut out = Vec::with_capacity(count);
+    for game in 0u64.. {
+        let mut rng = rng_from_seed(mix(seed, &[game, 7]));
+        let mut state = G::new_game(config, &mut rng);
+        let mut ply = 0;
+        while !state.is_terminal() && out.len() < count {
+            let moves = state.legal_moves();
+            if moves.len() > 1 && ply % 5 == 0 {
+                out.push(state.clone());
+            }
+            state.play(moves.random(&mut rng));
+            ply += 1;
+        }
+        if out.len() >= count {
+            break;
+        }
+    }
+    out
+}
+
+/// Iterations per second and per move of `spec` at `time_ms` over `positions`.
+pub fn measure_speed<G: GameDef>(
+    spec: &Spec,
+    positions: &[G],
+    time_ms: u64,
+    seed: u64,
+) -> Result<(f64, f64), String> {
+    let mut agent = agents::build::<G>(spec).map_err(|e| e.to_string())?;
+    let mut rng = rng_from_seed(seed);
+    let (mut iterations, mut elapsed) = (0u64, Duration::ZERO);
+    for p in positions {
+        let start = Instant::now();
+        let d = agent.choose(
+            View::new(p, p.current_seat()),
+            Budget::millis(time_ms),
+            &mut rng,
+        );
+        elapsed += start.elapsed();
+        iterations += d.iterations;
+    }
+    Ok((
+        iterations as f64 / elapsed.as_secs_f64().max(1e-9),
+        iterations as f64 / positions.len().max(1) as f64,
+    ))
+}
+
+/// Runs the whole plan; `progress(done, total, label)` is called as steps finish.
+pub fn run_scale<G: GameDef>(
+    plan: &ScalePlan,
+    config: &G::Config,
+    progress: &mut dyn FnMut(usize, usize, &str),
+) -> Result<Vec<ScaleRow>, String> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let positions: Vec<G> = speed_positions(config, plan.positions, plan.seed);
+    let baseline = agent_spec(&plan.agent, "sequential", 1);
+    let steps = 1 + plan.modes.len() * plan.threads.len() * if plan.deals > 0 { 3 } else { 1 };
+    let mut done = 0;
+    progress(done, steps, "speed of sequential × 1");
+    let (base_ips, base_ipm) = measure_speed(&baseline, &positions, plan.time_ms, plan.seed)?;
+    done += 1;
+    let mut rows = Vec::new();
+    for mode in &plan.modes {
+        for &threads in &plan.threads {
+            let spec = agent_spec(&plan.agent, mode, threads);
+            progress(done, steps, &format!("speed of {mode} × {threads}"));
+            let (ips, ipm) = measure_speed(&spec, &positions, plan.time_ms, plan.seed)?;
+            done += 1;
+            let mut row = ScaleRow {
+                mode: mode.clone(),
+                threads,
+                iterations_per_second: ips,
+                iterations_per_move: ipm,
+                speedup: ips / base_ips,
+                efficiency: ips / base_ips / threads as f64,
+                score_equal_time: None,
+                ci_equal_time: None,
+                score_equal_iterations: None,
+                ci_equal_iterations: None,
+                deals: plan.deals,
+                oversubscribed: threads > cores,
+            };
+            if plan.deals > 0 {
+                let iterations = (base_ipm.round() as u64).max(1);
+                for (equal_time, budget) in [
+                    (true, Budget::millis(plan.time_ms)),
+                    (false, Budget::iterations(iterations)),
+                ] {
+                    let label = if equal_time {
+                        "equal time"
+                    } else {
+                        "equal iterations"
+                    };
+                    progress(
+                        done,
+                        steps,
+                        &format!("{mode} × {threads} vs sequential × 1 at {label}"),
+                    );
+                    let cfg = MatchConfig {
+                        game: plan.game.clone(),
+                        a: spec.clone(),
+                        b: baseline.clone(),
+                        deals: plan.deals,
+                        seed: plan.seed,
+                        budget,
+                        // One game at a time: concurrent games would steal the searchers' cores.
+                        jobs: 1,
+                        lineup: Lineup::TwoVsTwo,
+                        shard: None,
+                        sprt: None,
+                    };
+                    let report = run_match::<G>(&cfg, config, &mut super::runner::Quiet)?;
+                    let (lo, hi) = report.tally.interval();
+                    let (score, ci) = (Some(report.tally.mean()), Some((hi - lo) / 2.0));
+                    if equal_time {
+                        (row.score_equal_time, row.ci_equal_time) = (score, ci);
+                    } else {
+                        (row.score_equal_iterations, row.ci_equal_iterations) = (score, ci);
+                    }
+                    done += 1;
+                }
+            }
+            rows.push(row);
+        }
+    }
+    progress(done, steps, "done");
+    Ok(rows)
+}
+
+/// The rows as CSV with a header line.
+pub fn to_csv(rows: &[ScaleRow]) -> String {
+    let opt = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v:.4}"));
+    let mut out = String::from(
+        "mode,threads,oversubscribed,iterations_per_second,iterations_per_move,speedup,efficiency,score_equal_time,ci_equal_time,score_equal_iterations,ci_equal_iterations,deals\n",
+    );
+    for r in rows {
+        out += &format!(
+            "{},{},{},{:.0},{:.1},{:.4},{:.4},{},{},{},{},{}\n",
+            r.mode,
+            r.threads,
+            r.oversubscribed,
+            r.iterations_per_second,
+            r.iterations_per_move,
+            r.speedup,
+            r.efficiency,
+            opt(r.score_equal_time),
+            opt(r.ci_equal_time),
+            opt(r.score_equal_iterations),
+            opt(r.ci_equal_iterations),
+            r.deals
+        );
+    }
+    out
+}
+
+/// A text table of the rows, as printed.
+pub fn to_table(rows: &[ScaleRow]) -> String {
+    let score = |s: Option<f64>, c: Option<f64>| match (s, c) {
+        (Some(s), Some(c)) => format!("{s:.3} ± {c:.3}"),
+        _ => "-".to_string(),
+    };
+    let mut out = format!(
+        "{:<12} {:>7} {:>12} {:>8} {:>10} {:>15} {:>17}\n",
+        "mode",
+        "threads",
+        "iter/s",
+        "speedup",
+        "efficiency",
+        "vs 1T equal time",
+        "vs 1T equal iters"
+    );
+    for r in rows {
+        out += &format!(
+            "{:<12} {:>7} {:>12.0} {:>8.2} {:>10.2} {:>15} {:>17}{}\n",
+            r.mode,
+            r.threads,
+            r.iterations_per_second,
+            r.speedup,
+            r.efficiency,
+            score(r.score_equal_time, r.ci_equal_time),
+            score(r.score_equal_iterations, r.ci_equal_iterations),
+            if r.oversubscribed {
+                "  (oversubscribed)"
+            } else {
+                ""
+            }
+        );
+    }
+    out
+}

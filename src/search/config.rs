@@ -1,0 +1,336 @@
+//! Search settings and how they are read from an agent spec.
+
+use std::fmt;
+use std::time::Duration;
+
+use crate::spec::{OptionDoc, Spec, SpecError};
+
+use super::budget::Budget;
+use super::tree::Tree;
+
+/// Which search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Algorithm {
+    /// Single-observer information-set MCTS.
+    Ismcts,
+    /// UCT on the true state: a cheating baseline in hidden-information games.
+    Uct,
+    /// Determinized UCT (perfect-information Monte Carlo) over `dets` fixed worlds.
+    Pimc {
+        /// Number of determinizations.
+        dets: u32,
+    },
+}
+
+/// How the threads of one search cooperate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Parallel {
+    /// One thread.
+    Sequential,
+    /// Independent trees with different seeds; root statistics merged by move.
+    Root,
+    /// One shared lock-free tree with virtual loss.
+    Tree,
+    /// One shared tree with a lock per node.
+    TreeLocked,
+    /// One tree; several playouts from each new leaf in parallel.
+    Leaf,
+}
+
+impl Parallel {
+    /// Every mode, in the order the docs list them.
+    pub const ALL: [Parallel; 5] = [
+        Parallel::Sequential,
+        Parallel::Root,
+        Parallel::Tree,
+        Parallel::TreeLocked,
+        Parallel::Leaf,
+    ];
+
+    /// The spec name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Parallel::Sequential => "sequential",
+            Parallel::Root => "root",
+            Parallel::Tree => "tree",
+            Parallel::TreeLocked => "tree-locked",
+            Parallel::Leaf => "leaf",
+        }
+    }
+
+    /// True for the modes that share one tree between threads (and use virtual loss).
+    pub fn is_tree(self) -> bool {
+        matches!(self, Parallel::Tree | Parallel::TreeLocked)
+    }
+}
+
+impl fmt::Display for Parallel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Everything that shapes a search, fixed when the agent is built.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchConfig {
+    /// The algorithm.
+    pub algorithm: Algorithm,
+    /// UCB exploration constant.
+    pub c: f64,
+    /// The parallel mode.
+    pub parallel: Parallel,
+    /// Worker threads (1 for `sequential`).
+    pub threads: usize,
+    /// Virtual losses per thread below a node (tree modes).
+    pub virtual_loss: u32,
+    /// Arena capacity per tree.
+    pub max_nodes: u32,
+    /// A budget that overrides the match's, when the spec sets `iterations` or `time_ms`.
+    pub budget: Option<Budget>,
+}
+
+/// The most threads a search accepts.
+pub const MAX_THREADS: usize = 256;
+
+/// Default exploration constant, as in the note.
+pub const DEFAULT_C: f64 = 0.7;
+/// Default number of PIMC determinizations.
+pub const DEFAULT_DETS: u32 = 20;
+/// Default virtual loss per thread.
+pub const DEFAULT_VIRTUAL_LOSS: u32 = 1;
+
+const OPT_C: OptionDoc = OptionDoc {
+    key: "c",
+    default: "0.7",
+    help: "UCB exploration constant",
+};
+const OPT_ITERATIONS: OptionDoc = OptionDoc {
+    key: "iterations",
+    default: "match budget",
+    help: "iterations per move (overrides the match budget)",
+};
+const OPT_TIME: OptionDoc = OptionDoc {
+    key: "time_ms",
+    default: "match budget",
+    help: "milliseconds per move (overrides the match budget)",
+};
+const OPT_MAX_NODES: OptionDoc = OptionDoc {
+    key: "max_nodes",
+    default: "2097152",
+    help: "tree capacity in nodes (32 bytes each for card games); a full tree stops growing",
+};
+const OPT_PARALLEL: OptionDoc = OptionDoc {
+    key: "parallel",
+    default: "sequential",
+    help: "sequential | root | tree | tree-locked | leaf",
+};
+const OPT_THREADS: OptionDoc = OptionDoc {
+    key: "threads",
+    default: "1",
+    help: "worker threads for the parallel modes",
+};
+const OPT_VIRTUAL_LOSS: OptionDoc = OptionDoc {
+    key: "virtual_loss",
+    default: "1",
+    help: "losses added per thread below a node (tree and tree-locked only; 0 allowed)",
+};
+const OPT_DETS: OptionDoc = OptionDoc {
+    key: "dets",
+    default: "20",
+    help: "determinizations sampled per move; iterations are split among them",
+};
+
+/// Options of the `ismcts` and `uct` agents.
+pub const SEARCH_OPTIONS: &[OptionDoc] = &[
+    OPT_C,
+    OPT_ITERATIONS,
+    OPT_TIME,
+    OPT_MAX_NODES,
+    OPT_PARALLEL,
+    OPT_THREADS,
+    OPT_VIRTUAL_LOSS,
+];
+
+/// Options of the `pimc` agent: `dets` and the common ones.
+pub const PIMC_OPTIONS: &[OptionDoc] = &[
+    OPT_DETS,
+    OPT_C,
+    OPT_ITERATIONS,
+    OPT_TIME,
+    OPT_MAX_NODES,
+    OPT_PARALLEL,
+    OPT_THREADS,
+    OPT_VIRTUAL_LOSS,
+];
+
+impl SearchConfig {
+    /// A sequential configuration with the defaults.
+    pub fn new(algorithm: Algorithm) -> SearchConfig {
+        SearchConfig {
+            algorithm,
+            c: DEFAULT_C,
+            parallel: Parallel::Sequential,
+            threads: 1,
+            virtual_loss: DEFAULT_VIRTUAL_LOSS,
+            max_nodes: Tree::<()>::DEFAULT_CAPACITY,
+            budget: None,
+        }
+    }
+
+    /// Reads the options of `spec` for `algorithm` (the caller checks for unknown options).
+    pub fn from_spec(spec: &Spec, algorithm: Algorithm) -> Result<SearchConfig, SpecError> {
+        let err = |msg: String| SpecError(format!("{}: {msg}", spec.name));
+        let algorithm = match algorithm {
+            Algorithm::Pimc { .. } => {
+                let dets: u32 = spec.get("dets", DEFAULT_DETS)?;
+                if dets == 0 {
+                    return Err(err("dets must be at least 1".into()));
+                }
+                Algorithm::Pimc { dets }
+            }
+            other => other,
+        };
+        let c: f64 = spec.get("c", DEFAULT_C)?;
+        if !c.is_finite() || c < 0.0 {
+            return Err(err(format!("c={c} must be a finite number >= 0")));
+        }
+        let names: Vec<&str> = Parallel::ALL.iter().map(|p| p.name()).collect();
+        let mode = spec.choice("parallel", &names, "sequential")?;
+        let parallel = Parallel::ALL
+            .into_iter()
+            .find(|p| p.name() == mode)
+            .expect("choice returns one of the names");
+        let threads: usize = spec.get("threads", 1)?;
+        if threads == 0 || threads > MAX_THREADS {
+            return Err(err(format!("threads={threads} must be 1 to {MAX_THREADS}")));
+        }
+        if parallel == Parallel::Sequential && threads > 1 {
+            return Err(err(format!(
+                "threads={threads} needs a parallel mode (parallel=root, tree, tree-locked or leaf)"
+            )));
+        }
+        let virtual_loss: u32 = spec.get("virtual_loss", DEFAULT_VIRTUAL_LOSS)?;
+        if spec.has("virtual_loss") && !parallel.is_tree() {
+            return Err(err(
+                "virtual_loss applies only to parallel=tree or parallel=tree-locked".into(),
+            ));
+        }
+        let max_nodes: u64 = spec.get("max_nodes", Tree::<()>::DEFAULT_CAPACITY as u64)?;
+        let roots = match algorithm {
+            Algorithm::Pimc { dets } => dets as u64,
+            _ => 1,
+        };
+        if max_nodes <= roots || max_nodes > Tree::<()>::MAX_CAPACITY as u64 {
+            return Err(err(format!(
+                "max_nodes={max_nodes} must be above the number of roots ({roots}) and at most {}",
+                Tree::<()>::MAX_CAPACITY
+            )));
+        }
+        let iterations: Option<u64> = match spec.raw("iterations") {
+            None => None,
+            Some(_) => Some(spec.get("iterations", 0u64)?),
+        };
+        let time_ms: Option<u64> = match spec.raw("time_ms") {
+            None => None,
+            Some(_) => Some(spec.get("time_ms", 0u64)?),
+        };
+        if iterations == Some(0) || time_ms == Some(0) {
+            return Err(err("iterations and time_ms must be at least 1".into()));
+        }
+        let budget = (iterations.is_some() || time_ms.is_some()).then(|| Budget {
+            iterations,
+            time: time_ms.map(Duration::from_millis),
+        });
+        Ok(SearchConfig {
+            algorithm,
+            c,
+            parallel,
+            threads,
+            virtual_loss,
+            max_nodes: max_nodes as u32,
+            budget,
+        })
+    }
+
+    /// The options written out in full, as `spec` would parse them back.
+    pub fn options_text(&self) -> String {
+        let mut parts = Vec::new();
+        if let Algorithm::Pimc { dets } = self.algorithm {
+            parts.push(format!("dets={dets}"));
+        }
+        parts.push(format!("c={}", self.c));
+        if let Some(b) = self.budget {
+            if let Some(n) = b.iterations {
+                parts.push(format!("iterations={n}"));
+            }
+            if let Some(t) = b.time {
+                parts.push(format!("time_ms={}", t.as_millis()));
+            }
+        }
+        parts.push(format!("max_nodes={}", self.max_nodes));
+        parts.push(format!("parallel={}", self.parallel));
+        parts.push(format!("threads={}", self.threads));
+        if self.parallel.is_tree() {
+            parts.push(format!("virtual_loss={}", self.virtual_loss));
+        }
+        parts.join(",")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<SearchConfig, SpecError> {
+        let spec: Spec = text.parse().unwrap();
+        let alg = if spec.name == "pimc" {
+            Algorithm::Pimc { dets: 0 }
+        } else {
+            Algorithm::Ismcts
+        };
+        let cfg = SearchConfig::from_spec(&spec, alg)?;
+        spec.finish()?;
+        Ok(cfg)
+    }
+
+    #[test]
+    fn options_round_trip_through_the_spec_text() {
+        for text in [
+            "ismcts",
+            "ismcts:c=1.2,parallel=tree,threads=4,virtual_loss=0",
+            "pimc:dets=7,iterations=500,time_ms=20,parallel=leaf,threads=2",
+            "ismcts:parallel=tree-locked,threads=3,max_nodes=1000",
+        ] {
+            let cfg = parse(text).unwrap();
+            let name = text.split(':').next().unwrap();
+            let again = parse(&format!("{name}:{}", cfg.options_text())).unwrap();
+            assert_eq!(cfg, again, "{text}");
+        }
+        let cfg = parse("pimc").unwrap();
+        assert_eq!(cfg.algorithm, Algorithm::Pimc { dets: 20 });
+        assert_eq!(cfg.c, 0.7);
+    }
+
+    #[test]
+    fn bad_options_are_clear_errors() {
+        for (text, needle) in [
+            ("ismcts:threads=4", "needs a parallel mode"),
+            ("ismcts:parallel=root,threads=0", "threads=0"),
+            (
+                "ismcts:parallel=leaf,virtual_loss=2,threads=2",
+                "virtual_loss",
+            ),
+            ("ismcts:parallel=sideways", "parallel=sideways"),
+            ("ismcts:c=-1", "c=-1"),
+            ("pimc:dets=0", "dets"),
+            ("pimc:dets=10,max_nodes=10", "max_nodes"),
+            ("ismcts:max_nodes=99999999999", "max_nodes"),
+            ("ismcts:iterations=lots", "iterations=lots"),
+            ("ismcts:time_ms=0", "at least 1"),
+            ("ismcts:dets=3", "unknown option dets"),
+        ] {
+            let e = parse(text).unwrap_err();
+            assert!(e.0.contains(needle), "{text}: {e}");
+        }
+    }
+}

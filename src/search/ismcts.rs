@@ -1,0 +1,17 @@
+//! Single-observer information-set MCTS (Cowling, Powley and Whitehouse, 2012), as in the note
+//! "ISMCTS and the Hidden Hand".
+//!
+//! One tree over the observer's information sets: every iteration draws a fresh determinization
+//! from a sampler built once per decision, selection considers only the children legal in that
+//! world (one `contains` test each), every compatible child's availability is incremented, and
+//! UCB is `mean + c·sqrt(ln(availability)/visits)`. The move played is the most visited root
+//! child.
+
+use crate::game::{DealError, HiddenInfo, View};
+
+use super::worlds::Sampled;
+
+/// The worlds of an ISMCTS decision: the observer's deal sampler.
+pub fn worlds<G: HiddenInfo>(view: &View<'_, G>) -> Result<Sampled<G::Sampler>, DealError> {
+    Ok(Sampled(view.deal_sampler()?))
+}

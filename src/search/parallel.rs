@@ -1,0 +1,128 @@
+//! The search loops: sequential, root-parallel and tree-parallel (lock-free or locked).
+//!
+//! Every loop runs the same [`Walker`] iteration. Sequential search owns its tree
+//! ([`Exclusive`] access, no atomic read-modify-write). Root parallelism runs that same loop on
+//! one private tree per thread with its own seed and a share of the iteration budget, and the
+//! caller merges root statistics by move. Tree parallelism shares one tree: threads claim
+//! iterations in chunks from a [`SharedBudget`] and walk with [`Shared`] (lock-free) or
+//! [`Locked`] (per-node lock) access, adding virtual loss on the way down.
+//!
+//! [`Shared`]: super::tree::Shared
+//! [`Locked`]: super::tree::Locked
+
+use parking_lot::Mutex;
+
+use crate::game::{Game, Rng, rng_from_seed};
+
+use super::Budget;
+use super::budget::{BudgetClock, CLOCK_EVERY, SharedBudget};
+use super::rollout::{random_playout, terminal_rewards};
+use super::searcher::seeds;
+use super::tree::{Concurrent, Exclusive, NodeId, Tree};
+use super::walk::{Ucb, Walker};
+use super::worlds::Worlds;
+
+/// One iteration: world, walk, playout, backup.
+#[inline]
+fn iterate<G: Game, W: Worlds<G>, A: super::tree::Access>(
+    walker: &mut Walker,
+    tree: super::tree::TreeRef<'_, G::Move, A>,
+    worlds: &W,
+    i: u64,
+    rng: &mut Rng,
+) {
+    let (root, mut state) = worlds.world(i, rng);
+    if W::AVAILABILITY {
+        walker.descend::<G, A, true>(tree, NodeId(root), &mut state, rng, 1);
+    } else {
+        walker.descend::<G, A, false>(tree, NodeId(root), &mut state, rng, 1);
+    }
+    random_playout(&mut state, rng);
+    walker.backup(tree, 1, &terminal_rewards(&state));
+}
+
+/// Single-threaded search on a tree already reset for `worlds`. Returns iterations done.
+pub(super) fn sequential<G: Game, W: Worlds<G>>(
+    tree: &mut Tree<G::Move>,
+    worlds: &W,
+    clock: &BudgetClock,
+    ucb: Ucb,
+    rng: &mut Rng,
+) -> u64 {
+    let t = tree.exclusive();
+    let mut walker = Walker::new(ucb, false);
+    let mut done = 0;
+    while !clock.exhausted(done) {
+        iterate::<G, W, Exclusive>(&mut walker, t, worlds, done, rng);
+        done += 1;
+    }
+    done
+}
+
+/// Root parallelism: one sequential search per tree and pool thread. Iteration budgets are split
+/// evenly (the first `n % threads` trees do one more); every thread stops at the same deadline.
+pub(super) fn root<G: Game, W: Worlds<G>>(
+    pool: &rayon::ThreadPool,
+    trees: &mut [Tree<G::Move>],
+    worlds: &W,
+    budget: &Budget,
+    ucb: Ucb,
+    rng: &mut Rng,
+) -> u64 {
+    let n = trees.len() as u64;
+    let seeds = seeds(rng, trees.len());
+    let start = BudgetClock::start(budget);
+    let cells: Vec<Mutex<&mut Tree<G::Move>>> = trees.iter_mut().map(Mutex::new).collect();
+    let done = pool.broadcast(|ctx| {
+        let i = ctx.index();
+        let Some(cell) = cells.get(i) else { return 0 };
+        let mut tree = cell.lock();
+        let max = start.max_iterations();
+        let share = if max == u64::MAX {
+            max
+        } else {
+            max / n + u64::from((i as u64) < max % n)
+        };
+        let clock = BudgetClock::with_limits(share, start.deadline());
+        let mut rng = rng_from_seed(seeds[i]);
+        sequential(&mut tree, worlds, &clock, ucb, &mut rng)
+    });
+    done.iter().sum()
+}
+
+/// Tree parallelism with access discipline `A` ([`super::tree::Shared`] or
+/// [`super::tree::Locked`]) on one tree already reset for `worlds`.
+pub(super) fn tree<G: Game, W: Worlds<G>, A: Concurrent>(
+    pool: &rayon::ThreadPool,
+    tree: &Tree<G::Move>,
+    worlds: &W,
+    budget: &Budget,
+    ucb: Ucb,
+    threads: usize,
+    rng: &mut Rng,
+) -> u64 {
+    let seeds = seeds(rng, threads);
+    let shared = SharedBudget::start(budget);
+    let done = pool.broadcast(|ctx| {
+        let i = ctx.index();
+        let t = tree.concurrent::<A>();
+        let mut walker = Walker::new(ucb, true);
+        let mut rng = rng_from_seed(seeds[i]);
+        // Iteration numbers interleave threads so PIMC's roots are used evenly.
+        let mut index = i as u64;
+        let mut done = 0u64;
+        loop {
+            let k = shared.claim(CLOCK_EVERY);
+            if k == 0 {
+                break;
+            }
+            for _ in 0..k {
+                iterate::<G, W, A>(&mut walker, t, worlds, index, &mut rng);
+                index += threads as u64;
+            }
+            done += k;
+        }
+        done
+    });
+    done.iter().sum()
+}

@@ -1,0 +1,61 @@
+//! Where each iteration's world comes from: the one thing that tells the three algorithms apart.
+//!
+//! SO-ISMCTS draws a fresh determinization every iteration into one tree and scores children by
+//! availability; UCT replays the one true state; PIMC replays D fixed determinizations, each with
+//! its own root in the same arena (iteration `i` uses root `i mod D`), so budgets and every
+//! parallel mode work unchanged.
+
+use crate::game::{DealSampler, Game, Rng};
+
+/// The worlds a search iterates over.
+pub trait Worlds<G: Game>: Sync {
+    /// True when children are filtered by legality in each world and explored by availability
+    /// (ISMCTS); false for perfect-information trees, explored by parent visits.
+    const AVAILABILITY: bool;
+
+    /// Number of roots: one tree per fixed world, or one for a sampled information set.
+    fn num_roots(&self) -> u32;
+
+    /// The root and the state of iteration `i`. Must not allocate.
+    fn world(&self, i: u64, rng: &mut Rng) -> (u32, G);
+}
+
+/// A fresh determinization per iteration from one observer's sampler (SO-ISMCTS).
+#[derive(Clone, Debug)]
+pub struct Sampled<S>(pub S);
+
+impl<G: Game, S: DealSampler<G>> Worlds<G> for Sampled<S> {
+    const AVAILABILITY: bool = true;
+
+    fn num_roots(&self) -> u32 {
+        1
+    }
+
+    #[inline]
+    fn world(&self, _i: u64, rng: &mut Rng) -> (u32, G) {
+        (0, self.0.sample(rng))
+    }
+}
+
+/// Fixed perfect-information worlds, one root each: the true state (UCT) or D
+/// determinizations drawn once (PIMC).
+#[derive(Clone, Debug)]
+pub struct Fixed<G>(pub Vec<G>);
+
+impl<G: Game> Worlds<G> for Fixed<G> {
+    const AVAILABILITY: bool = false;
+
+    fn num_roots(&self) -> u32 {
+        self.0.len() as u32
+    }
+
+    #[inline]
+    fn world(&self, i: u64, _rng: &mut Rng) -> (u32, G) {
+        let r = if self.0.len() == 1 {
+            0
+        } else {
+            (i % self.0.len() as u64) as usize
+        };
+        (r as u32, self.0[r].clone())
+    }
+}

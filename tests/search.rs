@@ -1,0 +1,272 @@
+//! Search agents on positions whose right answer is known: CoinGuess (strategy fusion), Tricks
+//! endgames solved here by exhaustive minimax, seeded determinism and visit accounting.
+
+use cardsearch::agents::{self, Agent, Decision};
+use cardsearch::game::rng_from_seed;
+use cardsearch::games::coinguess::CoinMove;
+use cardsearch::games::tricks::DECK;
+use cardsearch::games::{CoinGuess, GameDef, Tricks};
+use cardsearch::{Budget, Card, CardSet, Game, HiddenInfo, Spec, View};
+
+fn agent<G: HiddenInfo>(spec: &str) -> Box<dyn Agent<G>> {
+    agents::build::<G>(&spec.parse::<Spec>().unwrap()).unwrap()
+}
+
+fn decide<G: HiddenInfo>(
+    agent: &mut dyn Agent<G>,
+    state: &G,
+    iterations: u64,
+    seed: u64,
+) -> Decision<G::Move> {
+    let view = View::new(state, state.current_seat());
+    agent.choose(
+        view,
+        Budget::iterations(iterations),
+        &mut rng_from_seed(seed),
+    )
+}
+
+/// The sequential agents, and the parallel modes whose result is a function of the seed when the
+/// budget counts iterations (root splits the budget evenly; leaf backs results up in thread
+/// order).
+const DETERMINISTIC: &[&str] = &[
+    "ismcts",
+    "pimc",
+    "uct",
+    "ismcts:c=1.5,max_nodes=50",
+    "pimc:dets=3",
+    "ismcts:parallel=root,threads=2",
+    "pimc:parallel=root,threads=3",
+    "ismcts:parallel=leaf,threads=2",
+];
+
+#[test]
+fn coinguess_ismcts_plays_safe_and_pimc_gambles() {
+    // The note measured both agents at 1,000 iterations: ISMCTS values the gamble at 0.5 < 0.6,
+    // PIMC at 1.0 in every world. Both are near-certain per decision; the brief's bar (195 of
+    // 200) leaves room for a few unlucky seeds without letting a coin flip pass.
+    let mut ismcts = agent::<CoinGuess>("ismcts");
+    let mut pimc = agent::<CoinGuess>("pimc");
+    let (mut safe, mut gambles) = (0, 0);
+    for seed in 0..200u64 {
+        let state = CoinGuess::new(seed % 2 == 0);
+        safe += (decide(ismcts.as_mut(), &state, 1000, seed).mv == CoinMove::Safe) as u32;
+        gambles += (decide(pimc.as_mut(), &state, 1000, seed).mv == CoinMove::Gamble) as u32;
+    }
+    assert!(safe >= 195, "ISMCTS played safe only {safe}/200 times");
+    assert!(gambles >= 195, "PIMC gambled only {gambles}/200 times");
+}
+
+#[test]
+fn the_same_seed_gives_the_same_decision() {
+    let mut rng = rng_from_seed(99);
+    let states: Vec<Tricks> = (0..4).map(|_| Tricks::new_game(&(), &mut rng)).collect();
+    for spec in DETERMINISTIC {
+        // One agent reused (its arena is reset between searches) and one fresh agent.
+        let mut a = agent::<Tricks>(spec);
+        for (i, state) in states.iter().enumerate() {
+            let first = decide(a.as_mut(), state, 700, i as u64);
+            let again = decide(a.as_mut(), state, 700, i as u64);
+            let fresh = decide(agent::<Tricks>(spec).as_mut(), state, 700, i as u64);
+            for other in [&again, &fresh] {
+                assert_eq!(first.mv, other.mv, "{spec}");
+                assert_eq!(first.iterations, other.iterations, "{spec}");
+                assert_eq!(first.children, other.children, "{spec}");
+            }
+            assert_eq!(first.iterations, 700, "{spec}");
+        }
+    }
+}
+
+/// Every consistent world of `observer` after `prefix` from `deal`, by enumeration.
+fn worlds(deal: &Tricks, prefix: &[Card], observer: usize) -> Vec<Tricks> {
+    let mut s = *deal;
+    let mut played = [CardSet::EMPTY; 2];
+    let mut opponent_voids = CardSet::EMPTY;
+    let mut lead: Option<Card> = None;
+    for &m in prefix {
+        let p = s.current_seat();
+        match lead.take() {
+            None => lead = Some(m),
+            Some(l) if m.suit() != l.suit() && p != observer => {
+                opponent_voids |= CardSet::suit(l.suit())
+            }
+            Some(_) => {}
+        }
+        played[p].insert(m);
+        s.play(m);
+    }
+    let opponent = observer ^ 1;
+    let own = s.hand(observer);
+    let unknown = DECK - own - played[0] - played[1];
+    let cards: Vec<Card> = unknown.iter().collect();
+    let mut out = Vec::new();
+    for mask in 0u32..1 << cards.len() {
+        let theirs: CardSet = (0..cards.len())
+            .filter(|i| mask >> i & 1 == 1)
+            .map(|i| cards[i])
+            .collect();
+        if theirs.len() != s.hand(opponent).len() || !(theirs & opponent_voids).is_empty() {
+            continue;
+        }
+        let mut hands = [CardSet::EMPTY; 2];
+        hands[observer] = own | played[observer];
+        hands[opponent] = theirs | played[opponent];
+        let mut w = Tricks::from_hands(hands, unknown - theirs).unwrap();
+        for &m in prefix {
+            w.play(m);
+        }
+        out.push(w);
+    }
+    out
+}
+
+/// `observer`'s reward under perfect play by both sides.
+fn minimax(s: &Tricks, observer: usize) -> f64 {
+    if s.is_terminal() {
+        return s.reward(observer);
+    }
+    let values = s.legal_moves().iter().map(|m| {
+        let mut t = *s;
+        t.play(m);
+        minimax(&t, observer)
+    });
+    if s.current_seat() == observer {
+        values.fold(0.0, f64::max)
+    } else {
+        values.fold(1.0, f64::min)
+    }
+}
+
+/// Positions where exactly one move wins in every world the mover cannot rule out.
+const ENDGAMES: &[(&str, &[&str])] = &[
+    // Seat 1 must cover the queen with the ace: JD loses the lead and, with it, the game.
+    ("QD KD JH KH | JD AD QS AS | QH AH JS KS", &["QD"]),
+    // Seat 1 with two tricks to play.
+    (
+        "JD QD JH AH | KD AD QH AS | KH JS QS KS",
+        &["JD", "KD", "AS", "QD"],
+    ),
+];
+
+/// The endgame's state and its one winning move, checked by minimax over every world.
+fn endgame(deal: &str, prefix: &[&str]) -> (Tricks, Card) {
+    let deal = Tricks::from_deal(&(), deal).unwrap();
+    let prefix: Vec<Card> = prefix.iter().map(|m| m.parse().unwrap()).collect();
+    let mut state = deal;
+    for &m in &prefix {
+        state.play(m);
+    }
+    let observer = state.current_seat();
+    let worlds = worlds(&deal, &prefix, observer);
+    assert!(worlds.len() > 1, "the position hides something");
+    let mut winners = Vec::new();
+    for m in state.legal_moves() {
+        let values: Vec<f64> = worlds
+            .iter()
+            .map(|w| {
+                let mut t = *w;
+                t.play(m);
+                minimax(&t, observer)
+            })
+            .collect();
+        if values.iter().all(|&v| v == 1.0) {
+            winners.push(m);
+        } else {
+            assert!(values.iter().all(|&v| v <= 0.5), "{m} wins in some worlds");
+        }
+    }
+    assert_eq!(winners.len(), 1, "exactly one move wins");
+    (state, winners[0])
+}
+
+#[test]
+fn every_sequential_agent_finds_the_only_winning_move() {
+    for (deal, prefix) in ENDGAMES {
+        let (state, winner) = endgame(deal, prefix);
+        assert!(state.legal_moves().len() >= 2);
+        for spec in ["ismcts", "pimc", "uct"] {
+            let mut a = agent::<Tricks>(spec);
+            // Ten seeds: a searcher that guessed would fail with probability 1 - 2^-10.
+            for seed in 0..10 {
+                let d = decide(a.as_mut(), &state, 3000, seed);
+                assert_eq!(
+                    d.mv, winner,
+                    "{spec} seed {seed} on {deal}: {:?}",
+                    d.children
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn root_visits_add_up_to_the_iterations() {
+    let mut rng = rng_from_seed(5);
+    for spec in DETERMINISTIC {
+        let mut a = agent::<Tricks>(spec);
+        for seed in 0..5 {
+            let state = Tricks::new_game(&(), &mut rng);
+            let d = decide(a.as_mut(), &state, 1234, seed);
+            let visits: u64 = d.children.iter().map(|c| c.visits).sum();
+            assert_eq!(visits, d.iterations, "{spec}");
+            assert!(state.legal_moves().contains(d.mv), "{spec}");
+            assert!(d.children.windows(2).all(|w| w[0].visits >= w[1].visits));
+        }
+    }
+}
+
+#[test]
+fn a_full_tree_keeps_searching() {
+    // Two nodes: the root and one child. The search must still do every iteration.
+    let mut rng = rng_from_seed(8);
+    let state = Tricks::new_game(&(), &mut rng);
+    let d = decide(
+        agent::<Tricks>("ismcts:max_nodes=2").as_mut(),
+        &state,
+        500,
+        1,
+    );
+    assert_eq!(d.iterations, 500);
+    assert_eq!(d.children.len(), 1);
+    assert!(state.legal_moves().contains(d.mv));
+}
+
+#[test]
+fn uct_says_it_cheats_and_the_others_do_not() {
+    assert!(agent::<Tricks>("uct").is_cheating());
+    assert!(!agent::<Tricks>("ismcts").is_cheating());
+    assert!(!agent::<Tricks>("pimc").is_cheating());
+    assert!(
+        agents::all()
+            .iter()
+            .any(|a| a.name == "uct" && a.about.contains("CHEATING"))
+    );
+}
+
+#[test]
+fn forced_moves_are_played_without_searching() {
+    let state = Tricks::from_deal(&(), "JS QS KH AD | AS JH QH KD | KS AH JD QD").unwrap();
+    let mut state = state;
+    state.play("QS".parse().unwrap()); // seat 1 must follow with its only spade
+    let d = decide(agent::<Tricks>("ismcts").as_mut(), &state, 1000, 0);
+    assert_eq!(d.mv.to_string(), "AS");
+    assert_eq!(d.iterations, 0);
+}
+
+#[test]
+fn bad_agent_specs_are_errors() {
+    for bad in [
+        "ismcts:dets=4",
+        "uct:threads=2",
+        "pimc:dets=0",
+        "ismcts:parallel=root,threads=2,virtual_loss=1",
+        "ismcts:colour=blue",
+    ] {
+        let spec: Spec = bad.parse().unwrap();
+        assert!(
+            agents::build::<Tricks>(&spec).is_err(),
+            "{bad} was accepted"
+        );
+    }
+}
