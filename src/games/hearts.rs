@@ -19,14 +19,16 @@
 //!
 //! # Outcome: score and reward
 //!
-//! [`Game::score`] is the seat's penalty points, lower is better: points taken so far during
-//! play, and at the end the moon-adjusted total (0 for the shooter, 26 for the others).
+//! [`Game::score`] is the seat's penalty points, lower is better: the points taken so far, with
+//! the moon adjustment (0 for the shooter, 26 for the others) as soon as one seat holds all 26,
+//! which decides the moon.
 //!
 //! [`Game::reward`] is 1 for a sole winner (lowest score), `1/k` for each of `k` players tied
-//! for the lowest score, and 0 for the rest. Sharing one unit among the tied winners keeps the
-//! rewards of every finished game summing to 1 (a constant-sum game), so a searcher is never drawn
-//! to a tie merely because a tie pays more in total than a win; for the common two-way tie it is
-//! the engine's usual 0.5. (Four-way ties cannot happen: 26 is not divisible by 4.)
+//! for the lowest score, and 0 for the rest. Sharing one unit of win among the tied winners keeps
+//! the rewards of every finished game summing to 1, so the game stays constant-sum as the
+//! two-player games are (a flat 0.5 would make a three-way tie worth 1.5 to the table, more than a
+//! win), and a two-way tie is the engine's usual 0.5. (Four-way ties cannot happen: 26 is not
+//! divisible by 4.) A seat that cares about its margin can search on [`Game::score`] instead.
 //!
 //! # Deal notation
 //!
@@ -35,6 +37,24 @@
 //!
 //! ```text
 //! 2C 5C 9C QC 3D 8D JD 4H 9H KH 6S TS AS | … | … | …
+//! ```
+//!
+//! ```
+//! use cardsearch::games::GameDef;
+//! use cardsearch::games::hearts::{Hearts, HeartsConfig};
+//! use cardsearch::Game;
+//!
+//! let deal = "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC | 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD \
+//!             | 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH | 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS";
+//! let mut game = Hearts::from_deal(&HeartsConfig::default(), deal).unwrap();
+//! assert_eq!(game.deal_text(), deal.split_whitespace().collect::<Vec<_>>().join(" "));
+//! assert_eq!(game.legal_moves().to_string(), "2C");
+//! for card in ["2C", "5D", "KH"] {
+//!     game.play(card.parse().unwrap());
+//! }
+//! // Seat 3 cannot follow clubs and, on the first trick, may not discard Q♠.
+//! assert_eq!(game.legal_moves().len(), 12);
+//! assert!(Hearts::from_deal(&HeartsConfig::default(), "2C 3C | 4C").is_err());
 //! ```
 //!
 //! Each hand must have 13 different cards and together they must be the 52-card pack. The passing
