@@ -19,14 +19,16 @@
 //!
 //! # Outcome: score and reward
 //!
-//! [`Game::score`] is the seat's penalty points, lower is better: points taken so far during
-//! play, and at the end the moon-adjusted total (0 for the shooter, 26 for the others).
+//! [`Game::score`] is the seat's penalty points, lower is better: the points taken so far, with
+//! the moon adjustment (0 for the shooter, 26 for the others) as soon as one seat holds all 26,
+//! which decides the moon.
 //!
 //! [`Game::reward`] is 1 for a sole winner (lowest score), `1/k` for each of `k` players tied
-//! for the lowest score, and 0 for the rest. Sharing one unit among the tied winners keeps the
-//! rewards of every finished game summing to 1 (a constant-sum game), so a searcher is never drawn
-//! to a tie merely because a tie pays more in total than a win; for the common two-way tie it is
-//! the engine's usual 0.5. (Four-way ties cannot happen: 26 is not divisible by 4.)
+//! for the lowest score, and 0 for the rest. Sharing one unit of win among the tied winners keeps
+//! the rewards of every finished game summing to 1, so the game stays constant-sum as the
+//! two-player games are (a flat 0.5 would make a three-way tie worth 1.5 to the table, more than a
+//! win), and a two-way tie is the engine's usual 0.5. (Four-way ties cannot happen: 26 is not
+//! divisible by 4.) A seat that cares about its margin can search on [`Game::score`] instead.
 //!
 //! # Deal notation
 //!
@@ -37,10 +39,29 @@
 //! 2C 5C 9C QC 3D 8D JD 4H 9H KH 6S TS AS | … | … | …
 //! ```
 //!
+//! ```
+//! use cardsearch::games::GameDef;
+//! use cardsearch::games::hearts::{Hearts, HeartsConfig};
+//! use cardsearch::Game;
+//!
+//! let deal = "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC | 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD \
+//!             | 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH | 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS";
+//! let mut game = Hearts::from_deal(&HeartsConfig::default(), deal).unwrap();
+//! assert_eq!(game.deal_text(), deal.split_whitespace().collect::<Vec<_>>().join(" "));
+//! assert_eq!(game.legal_moves().to_string(), "2C");
+//! for card in ["2C", "5D", "KH"] {
+//!     game.play(card.parse().unwrap());
+//! }
+//! // Seat 3 cannot follow clubs and, on the first trick, may not discard Q♠.
+//! assert_eq!(game.legal_moves().len(), 12);
+//! assert!(Hearts::from_deal(&HeartsConfig::default(), "2C 3C | 4C").is_err());
+//! ```
+//!
 //! Each hand must have 13 different cards and together they must be the 52-card pack. The passing
 //! direction is the game's option, not part of the deal. [`GameDef::deal_text`] writes the hands as
-//! they were dealt (before any passing) for any state whose history it holds; see
-//! [`HiddenInfo::deal_sampler`] for the one case where it does not.
+//! they were dealt (before any passing) for any state whose history it holds; a determinization
+//! taken after the passes were delivered does not hold it (see [`HeartsSampler`]) and writes the
+//! hands as they were after passing.
 //!
 //! # What a seat knows (determinization)
 //!
@@ -176,19 +197,23 @@ pub struct Hearts {
     passed: [CardSet; SEATS],
     /// Cards in the current trick.
     trick: CardSet,
+    /// The whole suit of the card led to the current trick; empty before the lead.
+    lead_suit: CardSet,
+    /// The cards a leader may lead if it holds any: 2♣ for the first trick, then all but the
+    /// hearts until they are broken, then everything. Kept as a mask so `legal_moves` is a few
+    /// ANDs and conditional moves rather than a chain of rule branches.
+    lead_filter: CardSet,
+    /// The cards a seat that cannot follow may discard if it holds any: no point cards on the
+    /// first trick, anything afterwards.
+    discard_filter: CardSet,
     /// Penalty points taken so far (before the moon adjustment).
     points: [u8; SEATS],
     pass: Pass,
     /// Passing moves still to come; play starts when it reaches 0.
     passes_left: u8,
     to_move: u8,
-    /// Suit index of the card led to the current trick (meaningful when `in_trick > 0`).
-    lead_suit: u8,
     /// Cards played to the current trick.
     in_trick: u8,
-    /// Seat and rank of the best card of the led suit so far in the current trick.
-    best_seat: u8,
-    best_rank: u8,
     /// Completed tricks.
     tricks: u8,
     hearts_broken: bool,
@@ -225,14 +250,14 @@ impl Hearts {
             voids: [CardSet::EMPTY; SEATS],
             passed: [CardSet::EMPTY; SEATS],
             trick: CardSet::EMPTY,
+            lead_suit: CardSet::EMPTY,
+            lead_filter: TWO_OF_CLUBS.set(),
+            discard_filter: CardSet(!POINT_CARDS.0 & CardSet::FULL.0),
             points: [0; SEATS],
             pass,
             passes_left: passes as u8,
             to_move: 0,
-            lead_suit: 0,
             in_trick: 0,
-            best_seat: 0,
-            best_rank: 0,
             tricks: 0,
             hearts_broken: false,
         };
@@ -318,8 +343,15 @@ impl Hearts {
     }
 
     /// The hands as dealt, before passing, reconstructed from the hands, plays and passes.
+    ///
+    /// A determinization taken after delivery does not know every seat's passes (see
+    /// [`HeartsSampler`]); for it this is the hands as they were after passing, which is still a
+    /// valid split of the pack.
     pub fn dealt_hands(&self) -> [CardSet; SEATS] {
         let delivered = self.pass != Pass::None && !self.is_passing();
+        if delivered && self.passed.iter().any(|p| p.len() != PASS_CARDS) {
+            return std::array::from_fn(|s| self.hands[s] | self.played[s]);
+        }
         std::array::from_fn(|s| {
             let received = if delivered {
                 self.passed[self.pass.giver(s)]
@@ -328,6 +360,32 @@ impl Hearts {
             };
             (self.hands[s] | self.played[s] | self.passed[s]) - received
         })
+    }
+
+    /// Scores the completed trick and hands the lead to its winner.
+    #[inline]
+    fn finish_trick(&mut self) {
+        // The highest card of the led suit is one leading-zero count; its player is found by
+        // testing that card's bit in each seat's played cards, without a branch.
+        let best = (self.trick & self.lead_suit)
+            .last()
+            .expect("the leader followed suit");
+        let i = best.index();
+        let winner = (0..SEATS).fold(0u64, |w, s| {
+            w | ((s as u64) * ((self.played[s].0 >> i) & 1))
+        });
+        self.points[winner as usize] += points_in(self.trick);
+        self.trick = CardSet::EMPTY;
+        self.lead_suit = CardSet::EMPTY;
+        self.in_trick = 0;
+        self.tricks += 1;
+        self.to_move = winner as u8;
+        self.discard_filter = CardSet::FULL;
+        self.lead_filter = if self.hearts_broken {
+            CardSet::FULL
+        } else {
+            CardSet::FULL - HEARTS
+        };
     }
 
     #[inline]
@@ -365,30 +423,19 @@ impl Game for Hearts {
         if self.passes_left > 0 {
             return hand;
         }
-        if self.in_trick > 0 {
-            let follow = hand & CardSet::suit(Suit::from_index(self.lead_suit as usize));
-            if !follow.is_empty() {
-                return follow;
-            }
-            if self.tricks == 0 {
-                let safe = hand - POINT_CARDS;
-                if !safe.is_empty() {
-                    return safe;
-                }
-            }
-            return hand;
-        }
-        if self.tricks == 0 {
-            // The seat to lead the first trick is by construction the holder of 2♣.
-            return TWO_OF_CLUBS.set();
-        }
-        if !self.hearts_broken {
-            let safe = hand - HEARTS;
-            if !safe.is_empty() {
-                return safe;
-            }
-        }
-        hand
+        // Leading: the lead filter, else anything (only hearts left). Following: the led suit,
+        // else the discard filter, else anything (only point cards left on the first trick).
+        let (first, second) = if self.in_trick > 0 {
+            (self.lead_suit, self.discard_filter)
+        } else {
+            (self.lead_filter, CardSet::FULL)
+        };
+        // The first non-empty of `a`, `b`, `hand`, without branches: which case applies is
+        // as random as the deal, so a branch here would often be mispredicted.
+        let (a, b) = ((hand & first).0, (hand & second).0);
+        let a_missing = ((a == 0) as u64).wrapping_neg();
+        let b_missing = ((b == 0) as u64).wrapping_neg();
+        CardSet(a | (a_missing & (b | (b_missing & hand.0))))
     }
 
     #[inline]
@@ -400,31 +447,26 @@ impl Game for Hearts {
             self.pass_card(p, card);
             return;
         }
-        self.played[p].insert(card);
-        self.trick.insert(card);
-        self.hearts_broken |= POINT_CARDS.contains(card);
-        let suit = card.suit() as u8;
-        let rank = card.rank() as u8;
-        if self.in_trick == 0 {
-            self.lead_suit = suit;
-            self.best_rank = rank;
-            self.best_seat = p as u8;
-        } else if suit == self.lead_suit {
-            if rank > self.best_rank {
-                self.best_rank = rank;
-                self.best_seat = p as u8;
-            }
+        let bit = card.set();
+        self.played[p] |= bit;
+        self.trick |= bit;
+        self.hearts_broken |= !(bit & POINT_CARDS).is_empty();
+        let leading = self.in_trick == 0;
+        self.lead_suit = if leading {
+            CardSet::suit(card.suit())
         } else {
-            self.voids[p] |= CardSet::suit(Suit::from_index(self.lead_suit as usize));
-        }
+            self.lead_suit
+        };
+        // Failing to follow reveals a void (a no-op for the leader and for followers).
+        let void = if (bit & self.lead_suit).is_empty() {
+            self.lead_suit
+        } else {
+            CardSet::EMPTY
+        };
+        self.voids[p] |= void;
         self.in_trick += 1;
         if self.in_trick as usize == SEATS {
-            let winner = self.best_seat;
-            self.points[winner as usize] += points_in(self.trick);
-            self.trick = CardSet::EMPTY;
-            self.in_trick = 0;
-            self.tricks += 1;
-            self.to_move = winner;
+            self.finish_trick();
         } else {
             self.to_move = (p as u8 + 1) % SEATS as u8;
         }
@@ -615,8 +657,8 @@ impl Game for Hearts {
 ///
 /// A sample's passing records are the observer's knowledge, not the history: after delivery the
 /// records of the passes the observer neither made nor received are cleared, so no sample carries
-/// hidden cards from the true state. [`GameDef::deal_text`] of such a sample therefore shows the
-/// passes as not made.
+/// hidden cards from the true state. [`GameDef::deal_text`] of such a sample therefore writes the
+/// hands as they were after passing.
 #[derive(Clone, Debug)]
 pub struct HeartsSampler {
     base: Hearts,
@@ -1308,10 +1350,14 @@ mod tests {
             (g.played, g.voids, g.trick, g.points, g.pass, g.passes_left)
         );
         assert_eq!(
-            (d.to_move, d.lead_suit, d.in_trick, d.best_seat, d.best_rank),
-            (g.to_move, g.lead_suit, g.in_trick, g.best_seat, g.best_rank)
+            (d.to_move, d.lead_suit, d.in_trick),
+            (g.to_move, g.lead_suit, g.in_trick)
         );
         assert_eq!((d.tricks, d.hearts_broken), (g.tricks, g.hearts_broken));
+        assert_eq!(
+            (d.lead_filter, d.discard_filter),
+            (g.lead_filter, g.discard_filter)
+        );
         for s in 0..SEATS {
             assert_eq!(d.hands[s].len(), g.hands[s].len(), "hand size of seat {s}");
             // Voids hold: no card of a suit the seat failed to follow.
@@ -1377,6 +1423,16 @@ mod tests {
                         let mut d = sampler.sample(&mut rng);
                         check_sample(&g, &d, o);
                         varied += (d.hands != g.hands) as u32;
+                        let text = d.deal_text();
+                        let redealt = Hearts::from_deal(&HeartsConfig { pass }, &text).unwrap();
+                        if !g.is_passing() && pass != Pass::None {
+                            // Written after passing: every seat holds what it held after delivery.
+                            assert!(
+                                (0..SEATS).all(|s| redealt.hands[s] == d.hands[s] | d.played[s])
+                            );
+                        } else {
+                            assert_eq!(redealt.dealt_hands(), d.dealt_hands(), "{text}");
+                        }
                         checked += 1;
                         // A determinization is a real game: it plays out under the same rules.
                         while !d.is_terminal() {
