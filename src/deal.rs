@@ -582,11 +582,12 @@ fn compositions(
     take[h] = 0;
 }
 
-/// Binomial coefficients up to 52: the largest, C(52, 26), is below 2^49.
-static BINOM: [[u64; 53]; 53] = {
-    let mut t = [[0u64; 53]; 53];
+/// Binomial coefficients up to 63 (group sizes plus holders, for counting compositions): the
+/// largest, C(63, 31), is below 2^60.
+static BINOM: [[u64; 64]; 64] = {
+    let mut t = [[0u64; 64]; 64];
     let mut n = 0;
-    while n < 53 {
+    while n < 64 {
         t[n][0] = 1;
         let mut k = 1;
         while k <= n {
@@ -599,7 +600,7 @@ static BINOM: [[u64; 53]; 53] = {
 };
 
 fn binom(n: usize, k: usize) -> u128 {
-    if k > n || n > 52 {
+    if k > n || n > 63 {
         return 0;
     }
     BINOM[n][k] as u128
