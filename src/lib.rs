@@ -14,10 +14,12 @@
 
 pub mod agents;
 pub mod cards;
+pub mod cli;
 pub mod deal;
 pub mod game;
 pub mod games;
 pub mod harness;
+pub mod protocol;
 pub mod search;
 pub mod spec;
 

@@ -1,1 +1,8 @@
-fn main() {}
+//! The `cardsearch` command: see `cardsearch --help`.
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+fn main() {
+    std::process::exit(cardsearch::cli::run());
+}

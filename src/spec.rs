@@ -4,9 +4,9 @@
 //! [`Spec::finish`] rejects any option nobody read, so a typo is an error rather than a silently
 //! ignored setting.
 
-use std::cell::RefCell;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Mutex;
 
 /// What is wrong with a spec.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -14,14 +14,32 @@ use std::str::FromStr;
 pub struct SpecError(pub String);
 
 /// A parsed spec: `name` or `name:key=value,key=value`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub struct Spec {
     /// The agent or game name.
     pub name: String,
     /// Options in the order written.
     pub options: Vec<(String, String)>,
-    used: RefCell<Vec<bool>>,
+    /// Which options have been read (a Mutex so a spec can be shared with worker threads).
+    used: Mutex<Vec<bool>>,
 }
+
+impl Clone for Spec {
+    fn clone(&self) -> Spec {
+        Spec {
+            name: self.name.clone(),
+            options: self.options.clone(),
+            used: Mutex::new(self.used.lock().expect("spec lock").clone()),
+        }
+    }
+}
+
+impl PartialEq for Spec {
+    fn eq(&self, other: &Spec) -> bool {
+        self.name == other.name && self.options == other.options
+    }
+}
+impl Eq for Spec {}
 
 impl Spec {
     /// A spec with a name and no options.
@@ -29,7 +47,7 @@ impl Spec {
         Spec {
             name: name.to_string(),
             options: Vec::new(),
-            used: RefCell::new(Vec::new()),
+            used: Mutex::new(Vec::new()),
         }
     }
 
@@ -39,7 +57,7 @@ impl Spec {
             self.options[i].1 = value.to_string();
         } else {
             self.options.push((key.to_string(), value.to_string()));
-            self.used.borrow_mut().push(false);
+            self.used.lock().expect("spec lock").push(false);
         }
     }
 
@@ -51,7 +69,7 @@ impl Spec {
     /// The raw text of an option, marking it used.
     pub fn raw(&self, key: &str) -> Option<&str> {
         let i = self.options.iter().position(|(k, _)| k == key)?;
-        self.used.borrow_mut()[i] = true;
+        self.used.lock().expect("spec lock")[i] = true;
         Some(&self.options[i].1)
     }
 
@@ -90,7 +108,7 @@ impl Spec {
 
     /// Errors if any option was never read: it is unknown to this agent or game.
     pub fn finish(&self) -> Result<(), SpecError> {
-        let used = self.used.borrow();
+        let used = self.used.lock().expect("spec lock");
         let unknown: Vec<&str> = self
             .options
             .iter()
@@ -165,7 +183,7 @@ impl FromStr for Spec {
         Ok(Spec {
             name: name.to_string(),
             options,
-            used: RefCell::new(vec![false; n]),
+            used: Mutex::new(vec![false; n]),
         })
     }
 }

@@ -6,10 +6,17 @@
 use crate::game::{DealError, HiddenInfo, Rng};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
+pub mod bisca;
 pub mod coinguess;
+pub mod hearts;
+pub mod portuguese;
+pub mod sueca;
 pub mod tricks;
 
+pub use bisca::Bisca;
 pub use coinguess::CoinGuess;
+pub use hearts::Hearts;
+pub use sueca::Sueca;
 pub use tricks::Tricks;
 
 /// A game the engine can set up by name: its options, random deals and explicit deals.
@@ -62,7 +69,13 @@ fn info<G: GameDef>() -> GameInfo {
 
 /// Every registered game, in the order `cardsearch games` lists them.
 pub fn all() -> Vec<GameInfo> {
-    vec![info::<Tricks>(), info::<CoinGuess>()]
+    vec![
+        info::<Tricks>(),
+        info::<CoinGuess>(),
+        info::<Sueca>(),
+        info::<Bisca>(),
+        info::<Hearts>(),
+    ]
 }
 
 fn visit_with<G: GameDef, V: GameVisitor>(spec: &Spec, visitor: V) -> Result<V::Output, SpecError> {
@@ -76,6 +89,9 @@ pub fn dispatch<V: GameVisitor>(spec: &Spec, visitor: V) -> Result<V::Output, Sp
     match spec.name.as_str() {
         Tricks::NAME => visit_with::<Tricks, V>(spec, visitor),
         CoinGuess::NAME => visit_with::<CoinGuess, V>(spec, visitor),
+        Hearts::NAME => visit_with::<Hearts, V>(spec, visitor),
+        Sueca::NAME => visit_with::<Sueca, V>(spec, visitor),
+        Bisca::NAME => visit_with::<Bisca, V>(spec, visitor),
         other => Err(SpecError(format!(
             "unknown game '{other}' (known: {})",
             all().iter().map(|g| g.name).collect::<Vec<_>>().join(", ")

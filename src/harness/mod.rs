@@ -1,1 +1,10 @@
 //! The match harness: fair seating, deals, budgets, statistics and logs.
+
+pub mod log;
+pub mod runner;
+pub mod seating;
+pub mod stats;
+
+pub use runner::{GameRecord, MatchConfig, MatchReport, run_match};
+pub use seating::{Lineup, Side};
+pub use stats::{Sprt, Tally};

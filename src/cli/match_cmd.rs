@@ -1,0 +1,286 @@
+//! `cardsearch match`: a fair match between two agents, with progress, statistics and logs.
+
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::games::{self, GameDef, GameVisitor};
+use crate::harness::runner::{GameRecord, JsonlWriter, MatchObserver};
+use crate::harness::{MatchConfig, MatchReport, Sprt, run_match};
+use crate::search::Budget;
+use crate::spec::Spec;
+
+/// Options of `cardsearch match`.
+#[derive(Args, Debug, Clone)]
+#[command(
+    after_help = "Seating: 2-seat games play every deal twice with seats swapped; Sueca plays \
+every deal twice with the partnerships swapped; Hearts plays every deal 6 times, every arrangement \
+of two A and two B seats (--lineup 2v2), or 4 times with A rotated through the seats against three B \
+(--lineup 1v3); CoinGuess lets each agent play every deal alone. The score is A's: (1 + A's mean \
+reward − B's mean reward) / 2 per game, so 0.5 is even; the 95% interval is over deals."
+)]
+pub struct MatchArgs {
+    /// Game spec, e.g. `tricks`, `sueca:bandeira=tricks`, `hearts:pass=left`.
+    #[arg(long, default_value = "tricks")]
+    pub game: String,
+    /// First agent's spec, e.g. `ismcts:c=0.7`.
+    #[arg(long, default_value = "ismcts")]
+    pub a: String,
+    /// Second agent's spec, e.g. `pimc:dets=20`.
+    #[arg(long, default_value = "pimc")]
+    pub b: String,
+    /// Number of deals; each is played once per seating.
+    #[arg(long, default_value_t = 100)]
+    pub deals: u64,
+    /// Iterations per move (default 1000 unless --time-ms is given).
+    #[arg(long)]
+    pub iterations: Option<u64>,
+    /// Milliseconds per move: agents search until the time is up.
+    #[arg(long)]
+    pub time_ms: Option<u64>,
+    /// Match seed: deals and agents' generators derive from it.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Games played at once (each agent's own search threads are set in its spec).
+    #[arg(long, default_value_t = 1)]
+    pub jobs: usize,
+    /// Line-up for 4-seat individual games: 2v2 or 1v3.
+    #[arg(long, default_value = "2v2")]
+    pub lineup: String,
+    /// Play only shard I of N (deals with index % N == I), e.g. 0/4.
+    #[arg(long)]
+    pub shard: Option<String>,
+    /// Stop early by a sequential probability ratio test between Elo differences, e.g. 0,20.
+    #[arg(long)]
+    pub sprt: Option<String>,
+    /// Write every finished game as a JSON line to this file.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Write the final statistics as JSON to this file.
+    #[arg(long)]
+    pub summary: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+impl MatchArgs {
+    /// The match run when `cardsearch` is called with no arguments: 50 Tricks deals, ISMCTS
+    /// against PIMC at 1000 iterations per move (a few seconds).
+    pub fn default_short() -> MatchArgs {
+        MatchArgs {
+            game: "tricks".into(),
+            a: "ismcts".into(),
+            b: "pimc".into(),
+            deals: 50,
+            iterations: None,
+            time_ms: None,
+            seed: 0,
+            jobs: 1,
+            lineup: "2v2".into(),
+            shard: None,
+            sprt: None,
+            out: None,
+            summary: None,
+            quiet: false,
+        }
+    }
+
+    /// Checks and converts the arguments.
+    pub fn config(&self) -> Result<MatchConfig, String> {
+        let spec = |s: &str| s.parse::<Spec>().map_err(|e| e.to_string());
+        if self.deals == 0 {
+            return Err("--deals must be at least 1".into());
+        }
+        if self.jobs == 0 {
+            return Err("--jobs must be at least 1".into());
+        }
+        if self.iterations == Some(0) || self.time_ms == Some(0) {
+            return Err("--iterations and --time-ms must be positive".into());
+        }
+        let budget = Budget {
+            iterations: self.iterations.or(if self.time_ms.is_none() {
+                Some(1000)
+            } else {
+                None
+            }),
+            time: self.time_ms.map(Duration::from_millis),
+        };
+        let shard = self.shard.as_deref().map(parse_shard).transpose()?;
+        Ok(MatchConfig {
+            game: spec(&self.game)?,
+            a: spec(&self.a)?,
+            b: spec(&self.b)?,
+            deals: self.deals,
+            seed: self.seed,
+            budget,
+            jobs: self.jobs,
+            lineup: self.lineup.parse()?,
+            shard,
+            sprt: self.sprt.as_deref().map(str::parse::<Sprt>).transpose()?,
+        })
+    }
+}
+
+/// Parses `I/N` with `I < N`.
+pub fn parse_shard(s: &str) -> Result<(u64, u64), String> {
+    let err = || format!("malformed --shard '{s}': expected I/N with 0 <= I < N, e.g. 0/4");
+    let (i, n) = s.split_once('/').ok_or_else(err)?;
+    let (i, n): (u64, u64) = (i.parse().map_err(|_| err())?, n.parse().map_err(|_| err())?);
+    if n == 0 || i >= n {
+        return Err(err());
+    }
+    Ok((i, n))
+}
+
+/// Progress bar, JSON-lines log.
+struct Console {
+    bar: ProgressBar,
+    out: Option<JsonlWriter<BufWriter<File>>>,
+    error: Option<String>,
+}
+
+impl MatchObserver for Console {
+    fn game_finished(&mut self, record: &GameRecord, report: &MatchReport, done: u64, total: u64) {
+        if let Some(out) = &mut self.out {
+            if let Err(e) = out.write(record) {
+                self.error
+                    .get_or_insert(format!("cannot write game log: {e}"));
+            }
+        }
+        self.bar.set_length(total);
+        self.bar.set_position(done);
+        let (lo, hi) = report.tally.interval();
+        self.bar
+            .set_message(format!("A {:.3} [{lo:.3}, {hi:.3}]", report.tally.mean()));
+    }
+}
+
+struct MatchVisitor<'a> {
+    args: &'a MatchArgs,
+    cfg: MatchConfig,
+}
+
+impl GameVisitor for MatchVisitor<'_> {
+    type Output = Result<MatchReport, String>;
+    fn visit<G: GameDef>(self, config: G::Config) -> Self::Output {
+        let bar = if self.args.quiet {
+            ProgressBar::hidden()
+        } else {
+            ProgressBar::new(0)
+        };
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:30}] {pos}/{len} games, ETA {eta} {msg}",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        let out = match &self.args.out {
+            Some(p) => Some(JsonlWriter(BufWriter::new(
+                File::create(p).map_err(|e| format!("cannot create {}: {e}", p.display()))?,
+            ))),
+            None => None,
+        };
+        let mut console = Console {
+            bar,
+            out,
+            error: None,
+        };
+        let report = run_match::<G>(&self.cfg, &config, &mut console);
+        console.bar.finish_and_clear();
+        if let Some(e) = console.error {
+            return Err(e);
+        }
+        report
+    }
+}
+
+/// Runs `cardsearch match`.
+pub fn run(args: &MatchArgs) -> Result<(), String> {
+    let cfg = args.config()?;
+    let header = format!(
+        "{}: A = {} vs B = {}, {} deals, {} per move, seed {}",
+        cfg.game,
+        cfg.a,
+        cfg.b,
+        cfg.deals,
+        cfg.budget.describe(),
+        cfg.seed
+    );
+    let game = cfg.game.clone();
+    let report =
+        games::dispatch(&game, MatchVisitor { args, cfg }).map_err(|e| e.to_string())??;
+    println!("{header}");
+    print!("{}", format_report(&report));
+    if let Some(p) = &args.summary {
+        let text = serde_json::to_string_pretty(&report).expect("serialisable");
+        std::fs::write(p, text + "\n").map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+    }
+    Ok(())
+}
+
+/// The final table of a match, as printed.
+pub fn format_report(r: &MatchReport) -> String {
+    let t = &r.tally;
+    let (lo, hi) = t.interval();
+    let (elo, elo_lo, elo_hi) = t.elo();
+    let label = |s: &crate::harness::runner::SideTotals| {
+        if s.cheating {
+            format!("{} (CHEATING: sees hidden cards)", s.spec)
+        } else {
+            s.spec.clone()
+        }
+    };
+    let mut out = String::new();
+    out += &format!("  A: {}\n  B: {}\n", label(&r.a), label(&r.b));
+    out += &format!(
+        "  seating: {} ({} games per deal)\n",
+        r.seating, r.seatings_per_deal
+    );
+    out += &format!(
+        "  A mean score {:.3} ± {:.3} (95% CI {lo:.3}–{hi:.3}), Elo {elo:+.0} ({elo_lo:+.0} … {elo_hi:+.0}), {} deals\n",
+        t.mean(),
+        (hi - lo) / 2.0,
+        t.deals
+    );
+    out += &format!(
+        "  games {}: A won {}, drew {}, lost {}\n",
+        t.games, t.wins, t.draws, t.losses
+    );
+    out += &format!(
+        "  points per game: A {:.2}, B {:.2}",
+        r.a.mean_points(),
+        r.b.mean_points()
+    );
+    if r.has_units {
+        out += &format!(
+            "; match units per game: A {:+.3}, B {:+.3}",
+            r.a.mean_units(),
+            r.b.mean_units()
+        );
+    }
+    out += "\n";
+    let rate = |s: &crate::harness::runner::SideTotals| {
+        if s.iterations == 0 {
+            "-".to_string()
+        } else {
+            format!("{:.0}", s.iterations_per_second())
+        }
+    };
+    out += &format!(
+        "  iterations/s while searching: A {}, B {}; mean iterations per move: A {:.0}, B {:.0}\n",
+        rate(&r.a),
+        rate(&r.b),
+        r.a.iterations as f64 / r.a.moves.max(1) as f64,
+        r.b.iterations as f64 / r.b.moves.max(1) as f64
+    );
+    if let Some(d) = r.sprt {
+        out += &format!("  SPRT: {d:?}\n");
+    }
+    out
+}

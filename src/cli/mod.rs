@@ -1,0 +1,85 @@
+//! The command-line interface: one file per subcommand. `main.rs` only calls [`run`].
+
+use clap::{Parser, Subcommand};
+
+pub mod engine;
+pub mod list;
+pub mod match_cmd;
+pub mod merge;
+pub mod profile;
+pub mod replay;
+
+/// cardsearch: fast, parallel Monte Carlo tree search for hidden-information card games.
+#[derive(Parser, Debug)]
+#[command(name = "cardsearch", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do; with none, a short Tricks match between ISMCTS and PIMC.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The subcommands.
+// Parsed once per process: the size of the largest variant does not matter.
+#[allow(clippy::large_enum_variant)]
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Play a fair match between two agents and report the first agent's score.
+    Match(match_cmd::MatchArgs),
+    /// Merge the logs of a sharded match into the report of the whole match.
+    Merge(merge::MergeArgs),
+    /// Play a logged game again, check its result, and optionally dump a decision's search tree.
+    Replay(replay::ReplayArgs),
+    /// Serve the JSON-lines engine protocol on stdin/stdout (see docs/protocol.md).
+    Engine,
+    /// List the games and their options.
+    Games,
+    /// List the agents and their options.
+    Agents,
+    /// Run searches under a sampling profiler and write a flamegraph SVG.
+    Profile(profile::ProfileArgs),
+}
+
+/// Parses the command line and runs it. Returns the process exit code; errors are printed as one
+/// line on stderr.
+pub fn run() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                let _ = e.print();
+                return 0;
+            }
+            let text = e.render().to_string();
+            let first = text
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("invalid arguments");
+            eprintln!("{} (see --help)", first.trim());
+            return 2;
+        }
+    };
+    let result = match cli.command {
+        None => match_cmd::run(&match_cmd::MatchArgs::default_short()),
+        Some(Command::Match(args)) => match_cmd::run(&args),
+        Some(Command::Merge(args)) => merge::run(&args),
+        Some(Command::Replay(args)) => replay::run(&args),
+        Some(Command::Engine) => engine::run(),
+        Some(Command::Games) => {
+            list::games();
+            Ok(())
+        }
+        Some(Command::Agents) => {
+            list::agents();
+            Ok(())
+        }
+        Some(Command::Profile(args)) => profile::run(&args),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("error: {e}");
+            1
+        }
+    }
+}

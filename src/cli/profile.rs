@@ -1,0 +1,169 @@
+//! `cardsearch profile`: runs searches under a sampling profiler and writes a flamegraph SVG.
+//!
+//! pprof samples with `SIGPROF` from `setitimer` (no perf-event permissions, no root) and
+//! unwinds with frame pointers, which is safe inside the signal handler; the build forces frame
+//! pointers (`.cargo/config.toml`), so every frame of the project shows by name.
+
+use std::fs::File;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+
+use crate::agents;
+use crate::game::{MoveSet, View, rng_from_seed};
+use crate::games::{self, GameDef, GameVisitor};
+use crate::harness::runner::mix;
+use crate::search::Budget;
+use crate::spec::Spec;
+
+/// Options of `cardsearch profile`.
+#[derive(Args, Debug, Clone)]
+pub struct ProfileArgs {
+    /// Game spec.
+    #[arg(long, default_value = "sueca")]
+    pub game: String,
+    /// Agent spec to profile, e.g. `ismcts`, `pimc:dets=20`, `ismcts:parallel=tree,threads=2`.
+    #[arg(long, default_value = "ismcts")]
+    pub agent: String,
+    /// Seconds of searching to sample.
+    #[arg(long, default_value_t = 10.0)]
+    pub seconds: f64,
+    /// Iterations per decision (searches run back to back from the positions of random games).
+    #[arg(long, default_value_t = 10_000)]
+    pub iterations: u64,
+    /// Sampling frequency in Hz.
+    #[arg(long, default_value_t = 997)]
+    pub frequency: i32,
+    /// Seed of the positions searched.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Where to write the flamegraph SVG.
+    #[arg(long, default_value = "profiles/profile.svg")]
+    pub out: PathBuf,
+}
+
+/// What a profiling run did.
+#[derive(Debug, Clone, Copy)]
+pub struct ProfileRun {
+    /// Decisions searched.
+    pub decisions: u64,
+    /// Iterations over all decisions.
+    pub iterations: u64,
+    /// Wall time spent searching.
+    pub elapsed: Duration,
+}
+
+/// Runs decisions of `agent` back to back for `seconds`: each random game is played with the
+/// agent choosing at every position that has a choice (single-move positions are skipped).
+pub struct SearchLoad<'a> {
+    /// The agent spec.
+    pub agent: &'a Spec,
+    /// Wall time to keep searching.
+    pub seconds: f64,
+    /// Iterations per decision.
+    pub iterations: u64,
+    /// Seed of the games.
+    pub seed: u64,
+}
+
+impl GameVisitor for SearchLoad<'_> {
+    type Output = Result<ProfileRun, String>;
+    fn visit<G: GameDef>(self, config: G::Config) -> Self::Output {
+        let mut agent = agents::build::<G>(self.agent).map_err(|e| e.to_string())?;
+        let budget = Budget::iterations(self.iterations);
+        let start = Instant::now();
+        let limit = Duration::from_secs_f64(self.seconds.max(0.0));
+        let mut run = ProfileRun {
+            decisions: 0,
+            iterations: 0,
+            elapsed: Duration::ZERO,
+        };
+        for game in 0u64.. {
+            let mut rng = rng_from_seed(mix(self.seed, &[game]));
+            let mut state = G::new_game(&config, &mut rng);
+            while !state.is_terminal() {
+                let seat = state.current_seat();
+                let moves = state.legal_moves();
+                let mv = if moves.len() > 1 {
+                    let d = agent.choose(View::new(&state, seat), budget, &mut rng);
+                    run.decisions += 1;
+                    run.iterations += d.iterations;
+                    d.mv
+                } else {
+                    moves.nth(0)
+                };
+                state.play(mv);
+                if start.elapsed() >= limit {
+                    run.elapsed = start.elapsed();
+                    return Ok(run);
+                }
+            }
+        }
+        unreachable!("the game loop only ends by returning")
+    }
+}
+
+/// Runs `cardsearch profile`.
+pub fn run(args: &ProfileArgs) -> Result<(), String> {
+    if !(args.seconds > 0.0) || !args.seconds.is_finite() {
+        return Err(format!("--seconds must be positive, not {}", args.seconds));
+    }
+    if args.iterations == 0 || args.frequency <= 0 {
+        return Err("--iterations and --frequency must be positive".to_string());
+    }
+    let game: Spec = args
+        .game
+        .parse()
+        .map_err(|e: crate::SpecError| e.to_string())?;
+    let agent: Spec = args
+        .agent
+        .parse()
+        .map_err(|e: crate::SpecError| e.to_string())?;
+    if let Some(dir) = args.out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    let file = File::create(&args.out)
+        .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
+    // Check the specs before starting the profiler, so a typo costs nothing.
+    games::dispatch(
+        &game,
+        SearchLoad {
+            agent: &agent,
+            seconds: 0.0,
+            iterations: 1,
+            seed: 0,
+        },
+    )
+    .map_err(|e| e.to_string())??;
+    let guard = pprof::ProfilerGuardBuilder::default()
+        .frequency(args.frequency)
+        .blocklist(&["libc", "libgcc", "pthread", "vdso"])
+        .build()
+        .map_err(|e| format!("cannot start the profiler: {e}"))?;
+    eprintln!("profiling {} on {} for {} s …", agent, game, args.seconds);
+    let load = SearchLoad {
+        agent: &agent,
+        seconds: args.seconds,
+        iterations: args.iterations,
+        seed: args.seed,
+    };
+    let run = games::dispatch(&game, load).map_err(|e| e.to_string())??;
+    let report = guard
+        .report()
+        .build()
+        .map_err(|e| format!("cannot build the profile: {e}"))?;
+    report
+        .flamegraph(file)
+        .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
+    println!(
+        "{} decisions, {} iterations in {:.2} s ({:.0} iterations/s); flamegraph: {}",
+        run.decisions,
+        run.iterations,
+        run.elapsed.as_secs_f64(),
+        run.iterations as f64 / run.elapsed.as_secs_f64().max(1e-9),
+        args.out.display()
+    );
+    Ok(())
+}

@@ -1,0 +1,1341 @@
+//! Hearts: four players, each for themselves, avoid hearts and the queen of spades.
+//!
+//! The rules are those of `rules.md`, which match OpenSpiel's `hearts` with `pass_cards=false`
+//! by default: 52 cards, 13 each, aces high, no trump. The holder of 2♣ leads it to the first
+//! trick; players must follow suit if able; on the first trick a player who cannot follow may not
+//! discard a heart or Q♠ unless the hand holds nothing else; hearts may not be led until broken
+//! (a heart or Q♠ has been played) unless the hand holds only hearts. The highest card of the led
+//! suit wins the trick and leads the next. Each heart is 1 point and Q♠ 13, 26 in all. A player who
+//! takes all 26 *shoots the moon*: they score 0 and every other player 26.
+//!
+//! # Passing
+//!
+//! The option `pass=none|left|right|across` (default `none`) adds a passing phase before the
+//! first trick. It is played as ordinary moves so the search can reason about it: seat 0 picks its
+//! three cards one move at a time, then seat 1, 2 and 3. A picked card leaves the hand at once
+//! (so a seat never picks the same card twice). When all twelve cards are picked they are delivered
+//! together — left is the next seat in play order (`seat + 1`), across `seat + 2`, right
+//! `seat + 3` — and the holder of 2♣ (who may just have received it) leads.
+//!
+//! # Outcome: score and reward
+//!
+//! [`Game::score`] is the seat's penalty points, lower is better: points taken so far during
+//! play, and at the end the moon-adjusted total (0 for the shooter, 26 for the others).
+//!
+//! [`Game::reward`] is 1 for a sole winner (lowest score), `1/k` for each of `k` players tied
+//! for the lowest score, and 0 for the rest. Sharing one unit among the tied winners keeps the
+//! rewards of every finished game summing to 1 (a constant-sum game), so a searcher is never drawn
+//! to a tie merely because a tie pays more in total than a win; for the common two-way tie it is
+//! the engine's usual 0.5. (Four-way ties cannot happen: 26 is not divisible by 4.)
+//!
+//! # Deal notation
+//!
+//! The four hands, seat 0 first, separated by `|`; each hand is a card list in the notation of
+//! `rules.md` (order does not matter):
+//!
+//! ```text
+//! 2C 5C 9C QC 3D 8D JD 4H 9H KH 6S TS AS | … | … | …
+//! ```
+//!
+//! Each hand must have 13 different cards and together they must be the 52-card pack. The passing
+//! direction is the game's option, not part of the deal. [`GameDef::deal_text`] writes the hands as
+//! they were dealt (before any passing) for any state whose history it holds; see
+//! [`HiddenInfo::deal_sampler`] for the one case where it does not.
+//!
+//! # What a seat knows (determinization)
+//!
+//! Its own hand; every card played and by whom; the voids revealed by failing to follow suit;
+//! hand sizes; whether hearts are broken; the cards it passed, which stay fixed in the receiver's
+//! hand until the receiver plays them; the cards it received; and, once play starts, that the seat
+//! to lead the first trick holds 2♣. During the passing phase it knows what it has passed so far;
+//! the cards other seats have picked but not yet delivered are as unknown as the rest of their
+//! hands. Only the plain void rule is used as a hard constraint: the first-trick and heart-leading
+//! rules hint at more (a seat that discards a heart on the first trick has no safe card) but are
+//! not modelled. See [`HeartsSampler`].
+
+use std::fmt;
+
+use crate::cards::{Card, CardSet, Rank, Suit};
+use crate::deal::{ConstrainedDeal, Holder};
+use crate::game::{DealError, DealSampler, Game, HiddenInfo, Rng, Seat};
+use crate::spec::{OptionDoc, Spec, SpecError};
+
+use super::GameDef;
+
+/// Number of seats.
+pub const SEATS: usize = 4;
+
+/// Cards per hand.
+pub const HAND: usize = 13;
+
+/// Cards each seat passes when passing is on.
+pub const PASS_CARDS: usize = 3;
+
+/// Tricks in a deal.
+pub const TRICKS: usize = 13;
+
+/// The penalty points in the pack, and what every other player scores when one shoots the moon.
+pub const TOTAL_POINTS: u8 = 26;
+
+/// The 2♣, which leads the first trick.
+pub const TWO_OF_CLUBS: Card = Card::new(Rank::Two, Suit::Clubs);
+
+/// The Q♠, worth 13 points.
+pub const QUEEN_OF_SPADES: Card = Card::new(Rank::Queen, Suit::Spades);
+
+/// All hearts.
+pub const HEARTS: CardSet = CardSet::suit(Suit::Hearts);
+
+/// The cards worth points: the hearts and Q♠. Playing one breaks hearts.
+pub const POINT_CARDS: CardSet = CardSet(HEARTS.0 | 1 << QUEEN_OF_SPADES.index());
+
+/// Where passed cards go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Pass {
+    /// No passing (the default, as in the thesis and OpenSpiel with `pass_cards=false`).
+    #[default]
+    None,
+    /// To the next seat in play order (`seat + 1`).
+    Left,
+    /// To the seat opposite (`seat + 2`).
+    Across,
+    /// To the previous seat in play order (`seat + 3`).
+    Right,
+}
+
+impl Pass {
+    /// Every direction, with the option value that names it.
+    pub const ALL: [(Pass, &'static str); 4] = [
+        (Pass::None, "none"),
+        (Pass::Left, "left"),
+        (Pass::Right, "right"),
+        (Pass::Across, "across"),
+    ];
+
+    /// How many seats along, in play order, the cards travel.
+    #[inline]
+    pub const fn offset(self) -> usize {
+        match self {
+            Pass::None => 0,
+            Pass::Left => 1,
+            Pass::Across => 2,
+            Pass::Right => 3,
+        }
+    }
+
+    /// The seat that receives `seat`'s passed cards.
+    #[inline]
+    pub const fn receiver(self, seat: Seat) -> Seat {
+        (seat + self.offset()) % SEATS
+    }
+
+    /// The seat whose passed cards `seat` receives.
+    #[inline]
+    pub const fn giver(self, seat: Seat) -> Seat {
+        (seat + SEATS - self.offset()) % SEATS
+    }
+
+    /// The option value (`none`, `left`, `right`, `across`).
+    pub fn name(self) -> &'static str {
+        Pass::ALL
+            .iter()
+            .find(|(p, _)| *p == self)
+            .map_or("none", |(_, n)| n)
+    }
+}
+
+impl fmt::Display for Pass {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The options of a Hearts game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct HeartsConfig {
+    /// The passing direction.
+    pub pass: Pass,
+}
+
+/// The penalty points in a set of cards.
+#[inline]
+pub const fn points_in(cards: CardSet) -> u8 {
+    (cards.0 & HEARTS.0).count_ones() as u8 + 13 * ((cards.0 >> QUEEN_OF_SPADES.index()) & 1) as u8
+}
+
+/// A Hearts position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hearts {
+    hands: [CardSet; SEATS],
+    /// Cards each seat has played to tricks.
+    played: [CardSet; SEATS],
+    /// Suits each seat has shown it lacks (failed to follow).
+    voids: [CardSet; SEATS],
+    /// Cards each seat has picked to pass (delivered once `passes_left` reaches 0).
+    passed: [CardSet; SEATS],
+    /// Cards in the current trick.
+    trick: CardSet,
+    /// Penalty points taken so far (before the moon adjustment).
+    points: [u8; SEATS],
+    pass: Pass,
+    /// Passing moves still to come; play starts when it reaches 0.
+    passes_left: u8,
+    to_move: u8,
+    /// Suit index of the card led to the current trick (meaningful when `in_trick > 0`).
+    lead_suit: u8,
+    /// Cards played to the current trick.
+    in_trick: u8,
+    /// Seat and rank of the best card of the led suit so far in the current trick.
+    best_seat: u8,
+    best_rank: u8,
+    /// Completed tricks.
+    tricks: u8,
+    hearts_broken: bool,
+}
+
+impl Hearts {
+    /// A game from four explicit hands; errors unless they are 13 cards each and split the pack.
+    pub fn from_hands(hands: [CardSet; SEATS], pass: Pass) -> Result<Hearts, DealError> {
+        for (seat, hand) in hands.iter().enumerate() {
+            if hand.len() != HAND {
+                return Err(DealError::Invalid(format!(
+                    "hand {seat} has {} cards; every hand needs {HAND}",
+                    hand.len()
+                )));
+            }
+            for (other, other_hand) in hands.iter().enumerate().skip(seat + 1) {
+                if let Some(card) = (*hand & *other_hand).first() {
+                    return Err(DealError::Invalid(format!(
+                        "card {card} is in hands {seat} and {other}"
+                    )));
+                }
+            }
+        }
+        // 4 × 13 different cards of the 52 are necessarily the whole pack.
+        debug_assert_eq!(hands[0] | hands[1] | hands[2] | hands[3], CardSet::FULL);
+        let passes = if pass == Pass::None {
+            0
+        } else {
+            SEATS * PASS_CARDS
+        };
+        let mut game = Hearts {
+            hands,
+            played: [CardSet::EMPTY; SEATS],
+            voids: [CardSet::EMPTY; SEATS],
+            passed: [CardSet::EMPTY; SEATS],
+            trick: CardSet::EMPTY,
+            points: [0; SEATS],
+            pass,
+            passes_left: passes as u8,
+            to_move: 0,
+            lead_suit: 0,
+            in_trick: 0,
+            best_seat: 0,
+            best_rank: 0,
+            tricks: 0,
+            hearts_broken: false,
+        };
+        if passes == 0 {
+            game.to_move = game.holder_of_two_of_clubs() as u8;
+        }
+        Ok(game)
+    }
+
+    fn holder_of_two_of_clubs(&self) -> Seat {
+        (0..SEATS)
+            .find(|&s| self.hands[s].contains(TWO_OF_CLUBS))
+            .expect("2C is in some hand once passing is over")
+    }
+
+    /// A seat's hand (the true state: only the harness and cheating agents see other hands).
+    pub fn hand(&self, seat: Seat) -> CardSet {
+        self.hands[seat]
+    }
+
+    /// The cards `seat` has played to tricks (public).
+    pub fn played(&self, seat: Seat) -> CardSet {
+        self.played[seat]
+    }
+
+    /// Every card played to tricks so far (public).
+    pub fn played_cards(&self) -> CardSet {
+        self.played[0] | self.played[1] | self.played[2] | self.played[3]
+    }
+
+    /// The cards of the trick in progress (public).
+    pub fn current_trick(&self) -> CardSet {
+        self.trick
+    }
+
+    /// The suits `seat` has shown it lacks by failing to follow, as a mask of whole suits.
+    pub fn voids(&self, seat: Seat) -> CardSet {
+        self.voids[seat]
+    }
+
+    /// The cards `seat` has picked to pass (known to `seat` and, after delivery, the receiver).
+    pub fn passed(&self, seat: Seat) -> CardSet {
+        self.passed[seat]
+    }
+
+    /// The passing direction.
+    pub fn pass(&self) -> Pass {
+        self.pass
+    }
+
+    /// True while seats are still picking cards to pass.
+    #[inline]
+    pub fn is_passing(&self) -> bool {
+        self.passes_left > 0
+    }
+
+    /// True once a heart or Q♠ has been played.
+    pub fn hearts_broken(&self) -> bool {
+        self.hearts_broken
+    }
+
+    /// Completed tricks.
+    pub fn tricks_played(&self) -> usize {
+        self.tricks as usize
+    }
+
+    /// Penalty points `seat` has taken so far, before any moon adjustment.
+    pub fn points_taken(&self, seat: Seat) -> u32 {
+        self.points[seat] as u32
+    }
+
+    /// The final scores with the moon adjustment applied (meaningful once terminal; before that,
+    /// the points taken so far, adjusted only if someone already holds all 26).
+    pub fn final_scores(&self) -> [u8; SEATS] {
+        match self.points.iter().position(|&p| p == TOTAL_POINTS) {
+            Some(shooter) => {
+                let mut s = [TOTAL_POINTS; SEATS];
+                s[shooter] = 0;
+                s
+            }
+            None => self.points,
+        }
+    }
+
+    /// The hands as dealt, before passing, reconstructed from the hands, plays and passes.
+    pub fn dealt_hands(&self) -> [CardSet; SEATS] {
+        let delivered = self.pass != Pass::None && !self.is_passing();
+        std::array::from_fn(|s| {
+            let received = if delivered {
+                self.passed[self.pass.giver(s)]
+            } else {
+                CardSet::EMPTY
+            };
+            (self.hands[s] | self.played[s] | self.passed[s]) - received
+        })
+    }
+
+    #[inline]
+    fn pass_card(&mut self, seat: Seat, card: Card) {
+        self.passed[seat].insert(card);
+        self.passes_left -= 1;
+        if (self.passes_left as usize).is_multiple_of(PASS_CARDS) {
+            self.to_move = (seat as u8 + 1) % SEATS as u8;
+        }
+        if self.passes_left == 0 {
+            for s in 0..SEATS {
+                self.hands[self.pass.receiver(s)] |= self.passed[s];
+            }
+            self.to_move = self.holder_of_two_of_clubs() as u8;
+        }
+    }
+}
+
+impl Game for Hearts {
+    type Move = Card;
+    type Moves = CardSet;
+
+    fn num_seats(&self) -> usize {
+        SEATS
+    }
+
+    #[inline]
+    fn current_seat(&self) -> Seat {
+        self.to_move as Seat
+    }
+
+    #[inline]
+    fn legal_moves(&self) -> CardSet {
+        let hand = self.hands[self.to_move as usize];
+        if self.passes_left > 0 {
+            return hand;
+        }
+        if self.in_trick > 0 {
+            let follow = hand & CardSet::suit(Suit::from_index(self.lead_suit as usize));
+            if !follow.is_empty() {
+                return follow;
+            }
+            if self.tricks == 0 {
+                let safe = hand - POINT_CARDS;
+                if !safe.is_empty() {
+                    return safe;
+                }
+            }
+            return hand;
+        }
+        if self.tricks == 0 {
+            // The seat to lead the first trick is by construction the holder of 2♣.
+            return TWO_OF_CLUBS.set();
+        }
+        if !self.hearts_broken {
+            let safe = hand - HEARTS;
+            if !safe.is_empty() {
+                return safe;
+            }
+        }
+        hand
+    }
+
+    #[inline]
+    fn play(&mut self, card: Card) {
+        debug_assert!(self.legal_moves().contains(card), "illegal {card}");
+        let p = self.to_move as usize;
+        self.hands[p].remove(card);
+        if self.passes_left > 0 {
+            self.pass_card(p, card);
+            return;
+        }
+        self.played[p].insert(card);
+        self.trick.insert(card);
+        self.hearts_broken |= POINT_CARDS.contains(card);
+        let suit = card.suit() as u8;
+        let rank = card.rank() as u8;
+        if self.in_trick == 0 {
+            self.lead_suit = suit;
+            self.best_rank = rank;
+            self.best_seat = p as u8;
+        } else if suit == self.lead_suit {
+            if rank > self.best_rank {
+                self.best_rank = rank;
+                self.best_seat = p as u8;
+            }
+        } else {
+            self.voids[p] |= CardSet::suit(Suit::from_index(self.lead_suit as usize));
+        }
+        self.in_trick += 1;
+        if self.in_trick as usize == SEATS {
+            let winner = self.best_seat;
+            self.points[winner as usize] += points_in(self.trick);
+            self.trick = CardSet::EMPTY;
+            self.in_trick = 0;
+            self.tricks += 1;
+            self.to_move = winner;
+        } else {
+            self.to_move = (p as u8 + 1) % SEATS as u8;
+        }
+    }
+
+    #[inline]
+    fn is_terminal(&self) -> bool {
+        self.tricks as usize == TRICKS
+    }
+
+    fn reward(&self, seat: Seat) -> f64 {
+        let scores = self.final_scores();
+        let best = scores.iter().copied().min().unwrap_or(0);
+        if scores[seat] != best {
+            return 0.0;
+        }
+        let winners = scores.iter().filter(|&&s| s == best).count();
+        1.0 / winners as f64
+    }
+
+    fn score(&self, seat: Seat) -> f64 {
+        self.final_scores()[seat] as f64
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Card, String> {
+        text.parse().map_err(|e| format!("{e}"))
+    }
+}
+
+/// Samples the three hidden hands for one observer.
+///
+/// Built once per decision: it fixes the cards whose place the observer knows (its passed cards
+/// in the receiver's hand, 2♣ in the first leader's hand), removes them from the unknown pool,
+/// and prepares a [`ConstrainedDeal`] of the rest among the other three seats with their voids
+/// excluded. During the passing phase a seat's pool is its hand plus the cards it has picked to
+/// pass (both unknown to the observer); each sample splits that pool uniformly into the two.
+///
+/// A sample's passing records are the observer's knowledge, not the history: after delivery the
+/// records of the passes the observer neither made nor received are cleared, so no sample carries
+/// hidden cards from the true state. [`GameDef::deal_text`] of such a sample therefore shows the
+/// passes as not made.
+#[derive(Clone, Debug)]
+pub struct HeartsSampler {
+    base: Hearts,
+    /// The other seats, in the order of the deal's holders.
+    others: [u8; 3],
+    /// Cards known to be in each seat's hand, added back after sampling.
+    fixed: [CardSet; SEATS],
+    /// During passing, how many of a seat's sampled cards are its picked-but-undelivered passes.
+    pass_split: [u8; SEATS],
+    deal: ConstrainedDeal,
+}
+
+impl DealSampler<Hearts> for HeartsSampler {
+    #[inline]
+    fn sample(&self, rng: &mut Rng) -> Hearts {
+        let split = self.deal.sample(rng);
+        let mut state = self.base;
+        for (i, &s) in self.others.iter().enumerate() {
+            let s = s as usize;
+            let mut cards = split[i];
+            let k = self.pass_split[s] as usize;
+            if k > 0 {
+                let picked = cards.random_subset(k, rng);
+                state.passed[s] = picked;
+                cards -= picked;
+            }
+            state.hands[s] = cards | self.fixed[s];
+        }
+        state
+    }
+}
+
+impl HiddenInfo for Hearts {
+    type Sampler = HeartsSampler;
+
+    fn deal_sampler(&self, observer: Seat) -> Result<HeartsSampler, DealError> {
+        if observer >= SEATS {
+            return Err(DealError::Inconsistent(format!(
+                "seat {observer} is not at a 4-seat table"
+            )));
+        }
+        let o = observer;
+        let others = [(o + 1) % SEATS, (o + 2) % SEATS, (o + 3) % SEATS];
+        let mut base = *self;
+        let mut fixed = [CardSet::EMPTY; SEATS];
+        let mut pass_split = [0u8; SEATS];
+        let mut sizes = [0usize; SEATS];
+        let mut allowed = [CardSet::FULL; SEATS];
+        // Everything the observer cannot place from its own knowledge.
+        let mut unknown = !(self.hands[o] | self.played_cards() | self.passed[o]);
+        if self.is_passing() {
+            // Nothing is delivered or played yet: every other seat's 13 cards, picked or not,
+            // are unknown and unconstrained.
+            for &s in &others {
+                pass_split[s] = self.passed[s].len() as u8;
+                sizes[s] = self.hands[s].len() + self.passed[s].len();
+            }
+        } else {
+            if self.pass != Pass::None {
+                let giver = self.pass.giver(o);
+                for s in 0..SEATS {
+                    if s != o && s != giver {
+                        base.passed[s] = CardSet::EMPTY;
+                    }
+                }
+                // What the observer passed stays in the receiver's hand until played. Cards it
+                // received are in its own hand or played, already out of the pool.
+                let receiver = self.pass.receiver(o);
+                fixed[receiver] |= self.passed[o] - self.played_cards();
+            }
+            if self.tricks == 0 && self.in_trick == 0 && self.current_seat() != o {
+                // The seat to lead the first trick must hold 2♣.
+                fixed[self.current_seat()].insert(TWO_OF_CLUBS);
+            }
+            for &s in &others {
+                unknown -= fixed[s];
+                sizes[s] = self.hands[s]
+                    .len()
+                    .checked_sub(fixed[s].len())
+                    .ok_or_else(|| {
+                        DealError::Inconsistent(format!("seat {s} holds fewer cards than known"))
+                    })?;
+                allowed[s] = CardSet::FULL - self.voids[s];
+                if !(fixed[s] & self.voids[s]).is_empty() {
+                    return Err(DealError::Inconsistent(format!(
+                        "seat {s} is known to hold {} of a suit it has shown void in",
+                        fixed[s] & self.voids[s]
+                    )));
+                }
+            }
+        }
+        let holders = others.map(|s| Holder {
+            size: sizes[s],
+            allowed: allowed[s],
+        });
+        debug_assert_eq!(unknown, {
+            let passing = self.is_passing();
+            let held = |s: Seat| {
+                self.hands[s]
+                    | if passing {
+                        self.passed[s]
+                    } else {
+                        CardSet::EMPTY
+                    }
+            };
+            (held(others[0]) | held(others[1]) | held(others[2]))
+                - fixed[others[0]]
+                - fixed[others[1]]
+                - fixed[others[2]]
+        });
+        Ok(HeartsSampler {
+            base,
+            others: others.map(|s| s as u8),
+            fixed,
+            pass_split,
+            deal: ConstrainedDeal::new(unknown, &holders)?,
+        })
+    }
+}
+
+impl GameDef for Hearts {
+    const NAME: &'static str = "hearts";
+    const ABOUT: &'static str = "4 players, 52 cards, 13 each; 2C leads, follow suit, hearts 1 and QS 13, \
+         shooting the moon; lowest score wins";
+    const OPTIONS: &'static [OptionDoc] = &[OptionDoc {
+        key: "pass",
+        default: "none",
+        help: "pass 3 cards before play: none, left (to seat+1), right (to seat+3), across",
+    }];
+    type Config = HeartsConfig;
+
+    fn config(spec: &Spec) -> Result<HeartsConfig, SpecError> {
+        let names = Pass::ALL.map(|(_, n)| n);
+        let name = spec.choice("pass", &names, "none")?;
+        let pass = Pass::ALL
+            .iter()
+            .find(|(_, n)| *n == name)
+            .map_or(Pass::None, |(p, _)| *p);
+        Ok(HeartsConfig { pass })
+    }
+
+    fn new_game(config: &HeartsConfig, rng: &mut Rng) -> Hearts {
+        let mut rest = CardSet::FULL;
+        let mut hands = [CardSet::EMPTY; SEATS];
+        for hand in hands.iter_mut().take(SEATS - 1) {
+            *hand = rest.random_subset(HAND, rng);
+            rest -= *hand;
+        }
+        hands[SEATS - 1] = rest;
+        Hearts::from_hands(hands, config.pass).expect("a split of the pack")
+    }
+
+    fn from_deal(config: &HeartsConfig, deal: &str) -> Result<Hearts, DealError> {
+        let parts: Vec<&str> = deal.split('|').collect();
+        if parts.len() != SEATS {
+            return Err(DealError::Invalid(format!(
+                "expected {SEATS} '|'-separated hands, found {}",
+                parts.len()
+            )));
+        }
+        let mut hands = [CardSet::EMPTY; SEATS];
+        for (seat, part) in parts.iter().enumerate() {
+            hands[seat] = part
+                .parse()
+                .map_err(|e| DealError::Invalid(format!("hand {seat}: {e}")))?;
+        }
+        Hearts::from_hands(hands, config.pass)
+    }
+
+    fn deal_text(&self) -> String {
+        let h = self.dealt_hands();
+        format!("{} | {} | {} | {}", h[0], h[1], h[2], h[3])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::rng_from_seed;
+
+    fn cards(text: &str) -> CardSet {
+        text.parse().unwrap()
+    }
+
+    fn card(text: &str) -> Card {
+        text.parse().unwrap()
+    }
+
+    fn deal(text: &str) -> Hearts {
+        Hearts::from_deal(&HeartsConfig::default(), text).unwrap()
+    }
+
+    fn deal_passing(pass: Pass, text: &str) -> Hearts {
+        Hearts::from_deal(&HeartsConfig { pass }, text).unwrap()
+    }
+
+    fn play_all(g: &mut Hearts, moves: &str) {
+        for m in moves.split_whitespace() {
+            let c = card(m);
+            assert!(
+                g.legal_moves().contains(c),
+                "{c} not legal for seat {}: {}",
+                g.current_seat(),
+                g.legal_moves()
+            );
+            g.play(c);
+        }
+    }
+
+    /// One suit per seat: seat 0's clubs win every trick, so every line is a moon for seat 0.
+    const SUIT_PER_SEAT: &str = "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC \
+        | 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD \
+        | 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH \
+        | 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS";
+
+    /// A deal where seat 3 wins the first trick with its lone AC and hearts stay unbroken.
+    const BREAKING: &str = "2C 3C 4C 5C 2H 3H 4H 5H 6H 2D 3D 4D 5D \
+        | 6C 7C 8C 9C 7H 8H 9H TH 6D 7D 8D 9D 2S \
+        | TC JC QC KC JH QH KH TD JD QD KD 3S 4S \
+        | AC AH AD 5S 6S 7S 8S 9S TS JS QS KS AS";
+
+    #[test]
+    fn two_of_clubs_holder_leads_it_and_followers_must_follow() {
+        // The 2C holder is seat 2 here; it must lead 2C whatever else it holds.
+        let mut g = deal(
+            "6C 7C 8C 9C 7H 8H 9H TH 6D 7D 8D 9D 2S \
+             | TC JC QC KC JH QH KH TD JD QD KD 3S 4S \
+             | 2C 3C 4C 5C 2H 3H 4H 5H 6H 2D 3D 4D 5D \
+             | AC AH AD 5S 6S 7S 8S 9S TS JS QS KS AS",
+        );
+        assert_eq!(g.current_seat(), 2);
+        assert_eq!(g.legal_moves(), cards("2C"));
+        g.play(card("2C"));
+        assert_eq!(g.current_seat(), 3);
+        assert_eq!(g.legal_moves(), cards("AC"));
+        g.play(card("AC"));
+        assert_eq!(g.legal_moves(), cards("6C 7C 8C 9C"));
+        g.play(card("9C"));
+        assert_eq!(g.legal_moves(), cards("TC JC QC KC"));
+        g.play(card("TC"));
+        // AC wins; nobody failed to follow, so no voids are known.
+        assert_eq!(g.current_seat(), 3);
+        assert!((0..4).all(|s| g.voids(s).is_empty()));
+    }
+
+    #[test]
+    fn first_trick_discards_exclude_points_unless_nothing_else() {
+        let mut g = deal(
+            "2C 3C 4C 5C 6C 2D 3D 4D 5D 6D 7D 8D AS \
+             | QS AD 2S 3S 4S 5S 6S 7S 8S 9S TS JS KS \
+             | 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH \
+             | 7C 8C 9C TC JC QC KC AC 9D TD JD QD KD",
+        );
+        play_all(&mut g, "2C");
+        // Seat 1 has no club: anything but QS (it has no heart).
+        assert_eq!(g.legal_moves(), g.hand(1) - cards("QS"));
+        play_all(&mut g, "AD");
+        // Seat 2 holds only hearts: it must discard one after all.
+        assert_eq!(g.legal_moves(), HEARTS);
+        assert!(!g.hearts_broken());
+        play_all(&mut g, "2H");
+        assert!(g.hearts_broken());
+        assert_eq!(g.legal_moves(), cards("7C 8C 9C TC JC QC KC AC"));
+        play_all(&mut g, "AC");
+        assert_eq!(g.current_seat(), 3);
+        assert_eq!(g.points_taken(3), 1);
+        assert_eq!(g.voids(1), CardSet::suit(Suit::Clubs));
+        assert_eq!(g.voids(2), CardSet::suit(Suit::Clubs));
+        // After the first trick any discard is allowed: seat 1 may now shed QS on a diamond lead.
+        play_all(&mut g, "KD 8D");
+        assert_eq!(g.legal_moves(), g.hand(1));
+        assert!(g.legal_moves().contains(QUEEN_OF_SPADES));
+    }
+
+    #[test]
+    fn first_trick_with_hearts_and_queen_only_allows_both() {
+        // Seat 1 has no club and nothing but hearts and QS: every card is legal.
+        let mut g = deal(
+            "2C 3C 4C 5C 6C 2D 3D 4D 5D 6D 7D 8D AS \
+             | QS 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH \
+             | AH AD 2S 3S 4S 5S 6S 7S 8S 9S TS JS KS \
+             | 7C 8C 9C TC JC QC KC AC 9D TD JD QD KD",
+        );
+        play_all(&mut g, "2C");
+        assert_eq!(g.legal_moves(), g.hand(1));
+        play_all(&mut g, "QS");
+        assert!(g.hearts_broken(), "QS breaks hearts");
+        // Seat 2 has safe cards, so neither AH nor (absent) QS.
+        assert_eq!(g.legal_moves(), g.hand(2) - cards("AH"));
+    }
+
+    #[test]
+    fn hearts_cannot_be_led_until_broken() {
+        let mut g = deal(BREAKING);
+        play_all(&mut g, "2C 6C TC AC");
+        assert_eq!(g.current_seat(), 3);
+        assert_eq!(g.points_taken(3), 0);
+        assert!(!g.hearts_broken());
+        // Seat 3 holds AH but may not lead it.
+        assert_eq!(g.legal_moves(), g.hand(3) - cards("AH"));
+        play_all(&mut g, "AD");
+        assert_eq!(g.legal_moves(), cards("2D 3D 4D 5D"));
+        play_all(&mut g, "2D 6D TD");
+        assert_eq!(g.current_seat(), 3);
+        play_all(&mut g, "5S");
+        // Seat 0 has no spade and it is not the first trick: hearts are fine to discard.
+        assert_eq!(g.legal_moves(), g.hand(0));
+        play_all(&mut g, "6H");
+        assert!(g.hearts_broken());
+        assert_eq!(g.voids(0), CardSet::suit(Suit::Spades));
+        play_all(&mut g, "2S 4S");
+        assert_eq!((g.current_seat(), g.points_taken(3)), (3, 1));
+        // Broken: AH may be led now.
+        assert_eq!(g.legal_moves(), g.hand(3));
+        assert!(g.legal_moves().contains(card("AH")));
+    }
+
+    #[test]
+    fn a_hand_of_only_hearts_may_lead_them_and_off_suit_high_cards_do_not_win() {
+        let mut g = deal(
+            "2C 3C 4C 5C 2D 3D 4D 5D 6D 2S 3S 4S AH \
+             | 6C 7C 8C 9C 7D 8D 9D TD 5S 6S 7S 8S 9S \
+             | TC JC QC KC JD QD KD AD TS JS QS KS AS \
+             | AC 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH",
+        );
+        play_all(&mut g, "2C 6C TC AC");
+        assert_eq!(g.current_seat(), 3);
+        assert!(!g.hearts_broken());
+        assert_eq!(
+            g.legal_moves(),
+            cards("2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH")
+        );
+        play_all(&mut g, "2H");
+        assert_eq!(g.legal_moves(), cards("AH"));
+        play_all(&mut g, "AH");
+        // Seats 1 and 2 are void in hearts; AS is the highest card played but not of the led suit.
+        assert_eq!(g.legal_moves(), g.hand(1));
+        play_all(&mut g, "9S AS");
+        assert_eq!(g.current_seat(), 0);
+        assert_eq!(g.points_taken(0), 2);
+        assert_eq!(g.voids(1), HEARTS);
+        assert_eq!(g.voids(2), HEARTS);
+    }
+
+    #[test]
+    fn every_line_of_the_suit_per_seat_deal_is_a_moon() {
+        let mut rng = rng_from_seed(5);
+        for _ in 0..50 {
+            let mut g = deal(SUIT_PER_SEAT);
+            while !g.is_terminal() {
+                assert_eq!(
+                    g.in_trick == 0,
+                    g.current_seat() == 0,
+                    "seat 0 leads every trick"
+                );
+                g.play(g.legal_moves().random(&mut rng));
+            }
+            assert_eq!(g.points, [26, 0, 0, 0]);
+            assert_eq!(g.final_scores(), [0, 26, 26, 26]);
+            assert_eq!(
+                (0..4).map(|s| g.score(s)).collect::<Vec<_>>(),
+                [0.0, 26.0, 26.0, 26.0]
+            );
+            assert_eq!(
+                (0..4).map(|s| g.reward(s)).collect::<Vec<_>>(),
+                [1.0, 0.0, 0.0, 0.0]
+            );
+        }
+    }
+
+    #[test]
+    fn whole_game_with_lowest_card_policy_ends_in_a_shared_win() {
+        // Traced by hand, each seat playing its lowest legal card in bit order (clubs first):
+        // trick 1 2C AC AD KD → seat 1, 0 points; trick 2 2D 3H 2H 3C → seat 1, 2 points;
+        // tricks 3–12 seat 1 leads 3D…QD and takes one heart each (10 points); trick 13
+        // KS AH AS QS → seat 3 takes 14 points. Seats 0 and 2 share the win at 0.
+        let mut g = deal(
+            "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC QS \
+             | AC 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KS \
+             | 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH AD \
+             | KD 2S 3S 4S 5S 6S 7S 8S 9S TS JS AS 2H",
+        );
+        let mut winners = Vec::new();
+        while !g.is_terminal() {
+            let before = g.tricks;
+            g.play(g.legal_moves().first().unwrap());
+            if g.tricks != before {
+                winners.push(g.current_seat());
+            }
+        }
+        assert_eq!(winners, [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3]);
+        assert_eq!(g.final_scores(), [0, 12, 0, 14]);
+        assert_eq!(
+            (0..4).map(|s| g.reward(s)).collect::<Vec<_>>(),
+            [0.5, 0.0, 0.5, 0.0]
+        );
+    }
+
+    #[test]
+    fn reward_shares_the_win_among_tied_lowest() {
+        let mut g = deal(SUIT_PER_SEAT);
+        g.tricks = TRICKS as u8;
+        g.points = [2, 2, 2, 20];
+        assert_eq!(
+            (0..4).map(|s| g.reward(s)).collect::<Vec<_>>(),
+            [1.0 / 3.0; 3].into_iter().chain([0.0]).collect::<Vec<_>>()
+        );
+        g.points = [5, 0, 21, 0];
+        assert_eq!(
+            (0..4).map(|s| g.reward(s)).collect::<Vec<_>>(),
+            [0.0, 0.5, 0.0, 0.5]
+        );
+        g.points = [0, 26, 0, 0];
+        assert_eq!(g.final_scores(), [26, 0, 26, 26]);
+        assert_eq!(g.reward(1), 1.0);
+    }
+
+    fn pass_all(g: &mut Hearts, picks: [&str; 4]) {
+        for (seat, pick) in picks.iter().enumerate() {
+            for c in cards(pick) {
+                assert!(g.is_passing());
+                assert_eq!(g.current_seat(), seat);
+                assert_eq!(g.legal_moves(), g.hand(seat));
+                g.play(c);
+            }
+        }
+        assert!(!g.is_passing());
+    }
+
+    #[test]
+    fn passing_moves_the_right_cards_in_each_direction() {
+        let picks = ["2C 3C AS", "2D 3D AD", "2H 3H AH", "2S 3S QS"];
+        for (pass, offset) in [(Pass::Left, 1), (Pass::Across, 2), (Pass::Right, 3)] {
+            let mut g = deal_passing(
+                pass,
+                SUIT_PER_SEAT
+                    .replace("AC", "XX")
+                    .replace("AS", "AC")
+                    .replace("XX", "AS")
+                    .as_str(),
+            );
+            let dealt = g.hands;
+            assert_eq!(g.current_seat(), 0);
+            pass_all(&mut g, picks);
+            for s in 0..4 {
+                let giver = (s + 4 - offset) % 4;
+                assert_eq!(pass.giver(s), giver);
+                assert_eq!(pass.receiver(giver), s);
+                assert_eq!(
+                    g.hand(s),
+                    (dealt[s] - cards(picks[s])) | cards(picks[giver])
+                );
+                assert_eq!(g.hand(s).len(), HAND);
+            }
+            // 2C went to seat `offset`, which now leads it.
+            assert_eq!(g.current_seat(), offset);
+            assert_eq!(g.legal_moves(), cards("2C"));
+            assert_eq!(g.dealt_hands(), dealt);
+        }
+    }
+
+    #[test]
+    fn no_passing_phase_without_the_option() {
+        let g = deal(SUIT_PER_SEAT);
+        assert!(!g.is_passing());
+        assert_eq!(g.legal_moves(), cards("2C"));
+    }
+
+    #[test]
+    fn bad_deals_name_the_problem() {
+        let cfg = HeartsConfig::default();
+        let err = |text: &str| match Hearts::from_deal(&cfg, text) {
+            Err(DealError::Invalid(msg)) => msg,
+            other => panic!("{text:?} gave {other:?}"),
+        };
+        assert!(err("2C 3C").contains("expected 4"));
+        let three: Vec<&str> = SUIT_PER_SEAT.split('|').take(3).collect();
+        assert!(err(&three.join("|")).contains("expected 4"));
+        assert!(err(&SUIT_PER_SEAT.replace("AS", "AX")).contains("hand 3"));
+        assert!(err(&SUIT_PER_SEAT.replace(" AS", "")).contains("hand 3 has 12 cards"));
+        assert!(err(&SUIT_PER_SEAT.replace("AS", "AH")).contains("card AH is in hands 2 and 3"));
+        assert!(err(&SUIT_PER_SEAT.replace("4S", "4S 4S")).contains("hand 3"));
+    }
+
+    #[test]
+    fn options_parse_and_unknown_values_are_errors() {
+        let spec: Spec = "hearts:pass=across".parse().unwrap();
+        assert_eq!(Hearts::config(&spec).unwrap().pass, Pass::Across);
+        let spec: Spec = "hearts".parse().unwrap();
+        assert_eq!(Hearts::config(&spec).unwrap().pass, Pass::None);
+        let spec: Spec = "hearts:pass=up".parse().unwrap();
+        assert!(Hearts::config(&spec).is_err());
+        for (p, name) in Pass::ALL {
+            assert_eq!(p.name(), name);
+        }
+    }
+
+    /// A deliberately naive second implementation of the rules (vectors, no bitboards), used to
+    /// check the fast one move by move.
+    struct Reference {
+        hands: Vec<Vec<Card>>,
+        trick: Vec<(Seat, Card)>,
+        tricks: usize,
+        broken: bool,
+        points: Vec<u32>,
+    }
+
+    impl Reference {
+        fn new(hands: [CardSet; SEATS]) -> Reference {
+            Reference {
+                hands: hands.iter().map(|h| h.iter().collect()).collect(),
+                trick: Vec::new(),
+                tricks: 0,
+                broken: false,
+                points: vec![0; SEATS],
+            }
+        }
+
+        fn legal(&self, seat: Seat) -> Vec<Card> {
+            let hand = &self.hands[seat];
+            let is_point = |c: &Card| c.suit() == Suit::Hearts || *c == QUEEN_OF_SPADES;
+            if let Some(&(_, lead)) = self.trick.first() {
+                let follow: Vec<Card> = hand
+                    .iter()
+                    .copied()
+                    .filter(|c| c.suit() == lead.suit())
+                    .collect();
+                if !follow.is_empty() {
+                    return follow;
+                }
+                let safe: Vec<Card> = hand.iter().copied().filter(|c| !is_point(c)).collect();
+                if self.tricks == 0 && !safe.is_empty() {
+                    return safe;
+                }
+                return hand.clone();
+            }
+            if self.tricks == 0 {
+                return vec![TWO_OF_CLUBS];
+            }
+            let non_hearts: Vec<Card> = hand
+                .iter()
+                .copied()
+                .filter(|c| c.suit() != Suit::Hearts)
+                .collect();
+            if !self.broken && !non_hearts.is_empty() {
+                return non_hearts;
+            }
+            hand.clone()
+        }
+
+        /// Plays a card; returns the trick's winner when it completes the trick.
+        fn play(&mut self, seat: Seat, card: Card) -> Option<Seat> {
+            self.hands[seat].retain(|&c| c != card);
+            self.broken |= card.suit() == Suit::Hearts || card == QUEEN_OF_SPADES;
+            self.trick.push((seat, card));
+            if self.trick.len() < SEATS {
+                return None;
+            }
+            let lead = self.trick[0].1.suit();
+            let &(winner, _) = self
+                .trick
+                .iter()
+                .filter(|(_, c)| c.suit() == lead)
+                .max_by_key(|(_, c)| c.rank())
+                .unwrap();
+            for &(_, c) in &self.trick {
+                self.points[winner] += match c {
+                    c if c.suit() == Suit::Hearts => 1,
+                    c if c == QUEEN_OF_SPADES => 13,
+                    _ => 0,
+                };
+            }
+            self.trick.clear();
+            self.tricks += 1;
+            Some(winner)
+        }
+    }
+
+    /// Plays one random game, checking every move against [`Reference`]; returns the end state.
+    fn checked_random_game(pass: Pass, rng: &mut Rng) -> Hearts {
+        let config = HeartsConfig { pass };
+        let start = Hearts::new_game(&config, rng);
+        let text = start.deal_text();
+        assert_eq!(Hearts::from_deal(&config, &text).unwrap(), start, "{text}");
+        let mut g = start;
+        let mut passes = 0;
+        while g.is_passing() {
+            let moves = g.legal_moves();
+            assert_eq!(moves, g.hand(g.current_seat()));
+            assert_eq!(g.current_seat(), passes / PASS_CARDS);
+            g.play(moves.random(rng));
+            passes += 1;
+        }
+        assert_eq!(passes, if pass == Pass::None { 0 } else { 12 });
+        let mut reference = Reference::new(g.hands);
+        let mut plies = 0;
+        while !g.is_terminal() {
+            let seat = g.current_seat();
+            let moves = g.legal_moves();
+            assert!(!moves.is_empty(), "no legal move in {g:?}");
+            assert!(g.hand(seat).is_superset(moves));
+            assert_eq!(moves, CardSet::from_cards(reference.legal(seat)), "{g:?}");
+            let c = moves.random(rng);
+            g.play(c);
+            if let Some(winner) = reference.play(seat, c) {
+                assert_eq!(g.current_seat(), winner);
+            }
+            plies += 1;
+        }
+        assert_eq!(plies, 52);
+        assert!(g.legal_moves().is_empty());
+        assert_eq!(g.points.map(u32::from).to_vec(), reference.points);
+        assert_eq!(
+            g.deal_text(),
+            text,
+            "the dealt hands are recoverable at the end"
+        );
+        g
+    }
+
+    #[test]
+    fn random_games_keep_the_invariants_and_agree_with_the_reference_rules() {
+        let mut rng = rng_from_seed(2024);
+        let mut moons = 0;
+        let mut games = 0;
+        for (pass, count) in [
+            (Pass::None, 10_000),
+            (Pass::Left, 1_000),
+            (Pass::Right, 1_000),
+            (Pass::Across, 1_000),
+        ] {
+            for _ in 0..count {
+                let g = checked_random_game(pass, &mut rng);
+                games += 1;
+                let played = g.played;
+                assert_eq!(played.iter().map(|p| p.len()).sum::<usize>(), 52);
+                assert_eq!(played[0] | played[1] | played[2] | played[3], CardSet::FULL);
+                assert!((0..SEATS).all(|s| played[s].len() == HAND && g.hand(s).is_empty()));
+                assert_eq!(g.points.iter().map(|&p| p as u32).sum::<u32>(), 26);
+                let total: u32 = g.final_scores().iter().map(|&p| p as u32).sum();
+                let moon = g.points.contains(&26);
+                moons += moon as u32;
+                assert_eq!(total, if moon { 78 } else { 26 });
+                let rewards: f64 = (0..SEATS).map(|s| g.reward(s)).sum();
+                assert!((rewards - 1.0).abs() < 1e-12);
+            }
+        }
+        assert_eq!(games, 13_000);
+        // Random play rarely shoots the moon, but it must be reachable for the check to mean
+        // anything; this seed gives 133 moons in 13,000 games.
+        assert!(moons > 0);
+    }
+
+    /// Checks one determinization against the true state `g` for `observer`.
+    fn check_sample(g: &Hearts, d: &Hearts, o: Seat) {
+        // Own hand and passes, and every public fact, are kept.
+        assert_eq!(d.hands[o], g.hands[o]);
+        assert_eq!(d.passed[o], g.passed[o]);
+        assert_eq!(
+            (d.played, d.voids, d.trick, d.points, d.pass, d.passes_left),
+            (g.played, g.voids, g.trick, g.points, g.pass, g.passes_left)
+        );
+        assert_eq!(
+            (d.to_move, d.lead_suit, d.in_trick, d.best_seat, d.best_rank),
+            (g.to_move, g.lead_suit, g.in_trick, g.best_seat, g.best_rank)
+        );
+        assert_eq!((d.tricks, d.hearts_broken), (g.tricks, g.hearts_broken));
+        for s in 0..SEATS {
+            assert_eq!(d.hands[s].len(), g.hands[s].len(), "hand size of seat {s}");
+            // Voids hold: no card of a suit the seat failed to follow.
+            assert!((d.hands[s] & d.voids[s]).is_empty(), "seat {s} void broken");
+        }
+        let pool = |h: &Hearts| {
+            (0..SEATS).filter(|&s| s != o).fold(CardSet::EMPTY, |u, s| {
+                u | h.hands[s]
+                    | if h.is_passing() {
+                        h.passed[s]
+                    } else {
+                        CardSet::EMPTY
+                    }
+            })
+        };
+        assert_eq!(
+            pool(d),
+            pool(g),
+            "the unknown cards are redistributed, not changed"
+        );
+        if g.is_passing() {
+            for s in 0..SEATS {
+                assert_eq!(d.passed[s].len(), g.passed[s].len());
+                assert!((d.passed[s] & d.hands[s]).is_empty());
+            }
+        } else {
+            if g.pass != Pass::None {
+                // The observer's passes stay with the receiver until played.
+                let receiver = g.pass.receiver(o);
+                assert!(d.hands[receiver].is_superset(g.passed[o] - g.played_cards()));
+                // It knows what it received; other seats' passes are forgotten.
+                let giver = g.pass.giver(o);
+                assert_eq!(d.passed[giver], g.passed[giver]);
+                for s in 0..SEATS {
+                    if s != o && s != giver {
+                        assert!(d.passed[s].is_empty());
+                    }
+                }
+            }
+            if g.played_cards().is_empty() {
+                assert!(d.hands[g.current_seat()].contains(TWO_OF_CLUBS));
+            }
+        }
+        if g.current_seat() == o {
+            assert_eq!(d.legal_moves(), g.legal_moves());
+        }
+    }
+
+    #[test]
+    fn determinizations_keep_public_facts_and_respect_voids_and_passes() {
+        let mut rng = rng_from_seed(77);
+        let mut varied = 0;
+        let mut checked = 0;
+        for game in 0..400 {
+            let pass = Pass::ALL[game % 4].0;
+            let mut g = Hearts::new_game(&HeartsConfig { pass }, &mut rng);
+            let mut ply = 0;
+            while !g.is_terminal() {
+                if ply % 3 == game % 3 {
+                    let o = (ply + game) % SEATS;
+                    let sampler = g.deal_sampler(o).unwrap();
+                    for _ in 0..4 {
+                        let mut d = sampler.sample(&mut rng);
+                        check_sample(&g, &d, o);
+                        varied += (d.hands != g.hands) as u32;
+                        checked += 1;
+                        // A determinization is a real game: it plays out under the same rules.
+                        while !d.is_terminal() {
+                            d.play(d.legal_moves().random(&mut rng));
+                        }
+                        assert_eq!(d.points.iter().map(|&p| p as u32).sum::<u32>(), 26);
+                    }
+                }
+                g.play(g.legal_moves().random(&mut rng));
+                ply += 1;
+            }
+        }
+        // Most positions leave many consistent deals, so samples must usually differ from the
+        // truth; a sampler that leaked the true hands would fail this.
+        assert!(
+            varied * 2 > checked,
+            "{varied} of {checked} samples differ from the truth"
+        );
+    }
+
+    #[test]
+    fn first_leader_is_known_to_hold_two_of_clubs() {
+        let mut rng = rng_from_seed(9);
+        for pass in [Pass::None, Pass::Across] {
+            let mut g = deal_passing(pass, BREAKING);
+            while g.is_passing() {
+                g.play(g.legal_moves().random(&mut rng));
+            }
+            let leader = g.current_seat();
+            for o in (0..SEATS).filter(|&o| o != leader) {
+                let sampler = g.deal_sampler(o).unwrap();
+                for _ in 0..100 {
+                    let d = sampler.sample(&mut rng);
+                    assert!(d.hand(leader).contains(TWO_OF_CLUBS));
+                    assert_eq!(d.legal_moves(), cards("2C"));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn passing_phase_samples_split_the_undelivered_passes_uniformly() {
+        // Seat 2 is picking its second card. Seats 0 and 1 have picked 3 each, unseen by seat 2:
+        // each of the 39 cards seat 2 cannot see is among seat 0's picks with probability 3/39.
+        let mut g = deal_passing(Pass::Left, BREAKING);
+        play_all(&mut g, "2C 3C 4C 6C 7C 8C TC");
+        assert_eq!(g.current_seat(), 2);
+        let sampler = g.deal_sampler(2).unwrap();
+        let mut rng = rng_from_seed(31);
+        let n = 26_000;
+        let mut counts = [0u32; 64];
+        for _ in 0..n {
+            let d = sampler.sample(&mut rng);
+            check_sample(&g, &d, 2);
+            for c in d.passed(0) {
+                counts[c.index() as usize] += 1;
+            }
+        }
+        let unseen = CardSet::FULL - g.hand(2) - g.passed(2);
+        assert_eq!(unseen.len(), 39);
+        // Each count ~ Binomial(26000, 1/13): mean 2000, sd ≈ 43; 6 sd = 258 over 39 cards.
+        for c in unseen {
+            let k = counts[c.index() as usize] as i64;
+            assert!((k - 2000).abs() < 258, "{c}: {k}");
+        }
+        for c in g.hand(2) | g.passed(2) {
+            assert_eq!(counts[c.index() as usize], 0);
+        }
+    }
+
+    /// Every way to deal the cards the observer cannot place, consistent with what it knows,
+    /// found by brute force (small positions only).
+    fn consistent_deals(g: &Hearts, o: Seat) -> Vec<[CardSet; SEATS]> {
+        let others: Vec<Seat> = (0..SEATS).filter(|&s| s != o).collect();
+        let pool: Vec<Card> = others
+            .iter()
+            .fold(CardSet::EMPTY, |u, &s| u | g.hands[s])
+            .iter()
+            .collect();
+        let mut out = Vec::new();
+        // Assign each pool card to one of the three other seats: 3^n labellings.
+        for code in 0..3usize.pow(pool.len() as u32) {
+            let mut hands = g.hands;
+            for &s in &others {
+                hands[s] = CardSet::EMPTY;
+            }
+            let mut x = code;
+            for &c in &pool {
+                hands[others[x % 3]].insert(c);
+                x /= 3;
+            }
+            let fits = others.iter().all(|&s| {
+                hands[s].len() == g.hands[s].len()
+                    && (hands[s] & g.voids[s]).is_empty()
+                    && (g.pass == Pass::None
+                        || s != g.pass.receiver(o)
+                        || hands[s].is_superset(g.passed[o] - g.played_cards()))
+            });
+            if fits {
+                out.push(hands);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn late_samples_cover_exactly_the_consistent_deals() {
+        let mut rng = rng_from_seed(4);
+        let mut positions = 0;
+        let mut with_voids = 0;
+        while positions < 12 {
+            let pass = Pass::ALL[positions % 4].0;
+            let mut g = Hearts::new_game(&HeartsConfig { pass }, &mut rng);
+            while g.is_passing() || g.tricks < 10 || g.in_trick != 1 {
+                g.play(g.legal_moves().random(&mut rng));
+            }
+            let o = (positions * 3 + 1) % SEATS;
+            let expected = consistent_deals(&g, o);
+            assert!(expected.contains(&g.hands));
+            with_voids += (0..SEATS).any(|s| s != o && !g.voids[s].is_empty()) as u32;
+            let sampler = g.deal_sampler(o).unwrap();
+            let mut seen = std::collections::HashSet::new();
+            // At most a few hundred deals; 200 draws each leave a miss with chance < 1e-80.
+            for _ in 0..200 * expected.len() {
+                let d = sampler.sample(&mut rng);
+                assert!(expected.contains(&d.hands), "inconsistent sample {d:?}");
+                seen.insert(d.hands);
+            }
+            assert_eq!(seen.len(), expected.len());
+            positions += 1;
+        }
+        assert!(
+            with_voids > 6,
+            "the positions should exercise void constraints"
+        );
+    }
+
+    #[test]
+    fn observer_out_of_range_is_an_error() {
+        assert!(deal(BREAKING).deal_sampler(4).is_err());
+    }
+}

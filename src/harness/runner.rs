@@ -1,0 +1,481 @@
+//! Runs matches: deals from a seed, fair seatings, parallel game workers, statistics and logs.
+//!
+//! Everything random in a match derives from the match seed by position (deal index, seating,
+//! seat), never from scheduling, so `--jobs 8` gives the same games as `--jobs 1` when searches
+//! are iteration-bounded and sequential.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use super::seating::{Lineup, Side, seatings};
+use super::stats::{Sprt, SprtDecision, Tally};
+use crate::agents::{self, Agent};
+use crate::game::{MoveSet, View, rng_from_seed};
+use crate::games::GameDef;
+use crate::search::Budget;
+use crate::spec::Spec;
+
+/// One move of a logged game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MoveRecord {
+    /// Seat that moved.
+    pub seat: usize,
+    /// The move in the game's notation.
+    pub mv: String,
+    /// Search iterations spent on it.
+    pub iterations: u64,
+    /// Microseconds spent on it.
+    pub micros: u64,
+}
+
+/// One finished game: everything needed to replay it or to recompute the match statistics.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// The game spec (`hearts:pass=left`).
+    pub game: String,
+    /// Match seed.
+    pub seed: u64,
+    /// Index of the deal in the match.
+    pub deal_index: u64,
+    /// Index of the seating among the deal's seatings.
+    pub seating_index: usize,
+    /// Number of seatings each deal is played with.
+    pub seatings_per_deal: usize,
+    /// Which agent sat in each seat.
+    pub seats: Vec<Side>,
+    /// Full spec of the first agent.
+    pub agent_a: String,
+    /// Full spec of the second agent.
+    pub agent_b: String,
+    /// The default budget of the match, in words.
+    pub budget: String,
+    /// The deal, in the game's deal notation.
+    pub deal: String,
+    /// The seed of each seat's agent generator.
+    pub agent_seeds: Vec<u64>,
+    /// Every move in order.
+    pub moves: Vec<MoveRecord>,
+    /// Reward of each seat (win 1, tie 0.5, loss 0).
+    pub rewards: Vec<f64>,
+    /// Raw points of each seat.
+    pub scores: Vec<f64>,
+    /// Match units of each seat, for games that have them.
+    pub units: Option<Vec<f64>>,
+    /// The first agent's score for this game, in [0, 1] with 0.5 even.
+    pub score_a: f64,
+}
+
+/// Everything that defines a match.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The game spec.
+    pub game: Spec,
+    /// The first agent's spec.
+    pub a: Spec,
+    /// The second agent's spec.
+    pub b: Spec,
+    /// Number of deals (each played once per seating).
+    pub deals: u64,
+    /// Match seed.
+    pub seed: u64,
+    /// Default budget per move.
+    pub budget: Budget,
+    /// Game workers running at once.
+    pub jobs: usize,
+    /// Line-up for 4-seat individual games.
+    pub lineup: Lineup,
+    /// Play only deals with `index % n == i`.
+    pub shard: Option<(u64, u64)>,
+    /// Stop early by SPRT.
+    pub sprt: Option<Sprt>,
+}
+
+/// Per-agent totals.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SideTotals {
+    /// The agent's full spec.
+    pub spec: String,
+    /// True when the agent reads hidden information.
+    pub cheating: bool,
+    /// Moves made.
+    pub moves: u64,
+    /// Search iterations over all moves.
+    pub iterations: u64,
+    /// Microseconds spent choosing.
+    pub micros: u64,
+    /// Sum over games of the agent's mean raw points per seat.
+    pub points: f64,
+    /// Sum over games of the agent's mean match units (games with units).
+    pub units: f64,
+    /// Games counted in `points`.
+    pub games: u64,
+}
+
+impl SideTotals {
+    /// Iterations per second while choosing.
+    pub fn iterations_per_second(&self) -> f64 {
+        if self.micros == 0 {
+            0.0
+        } else {
+            self.iterations as f64 * 1e6 / self.micros as f64
+        }
+    }
+    /// Mean points per game.
+    pub fn mean_points(&self) -> f64 {
+        if self.games == 0 {
+            0.0
+        } else {
+            self.points / self.games as f64
+        }
+    }
+    /// Mean match units per game.
+    pub fn mean_units(&self) -> f64 {
+        if self.games == 0 {
+            0.0
+        } else {
+            self.units / self.games as f64
+        }
+    }
+    fn merge(&mut self, o: &SideTotals) {
+        self.moves += o.moves;
+        self.iterations += o.iterations;
+        self.micros += o.micros;
+        self.points += o.points;
+        self.units += o.units;
+        self.games += o.games;
+    }
+}
+
+/// The outcome of a match (or of merged shards).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct MatchReport {
+    /// The game spec.
+    pub game: String,
+    /// How seats were assigned.
+    pub seating: String,
+    /// Seatings per deal.
+    pub seatings_per_deal: usize,
+    /// The first agent's results.
+    pub tally: Tally,
+    /// Totals of the first agent.
+    pub a: SideTotals,
+    /// Totals of the second agent.
+    pub b: SideTotals,
+    /// True when the game has match units.
+    pub has_units: bool,
+    /// SPRT outcome, when one was run.
+    pub sprt: Option<SprtDecision>,
+}
+
+impl MatchReport {
+    /// Folds a finished deal's games (all its seatings) into the report.
+    pub fn add_deal(&mut self, games: &[GameRecord]) {
+        let mut sum = 0.0;
+        for g in games {
+            self.tally.add_game(g.score_a);
+            sum += g.score_a;
+            for (side, totals) in [(Side::A, &mut self.a), (Side::B, &mut self.b)] {
+                let seats: Vec<usize> =
+                    (0..g.seats.len()).filter(|&s| g.seats[s] == side).collect();
+                if seats.is_empty() {
+                    continue;
+                }
+                let n = seats.len() as f64;
+                totals.games += 1;
+                totals.points += seats.iter().map(|&s| g.scores[s]).sum::<f64>() / n;
+                if let Some(u) = &g.units {
+                    totals.units += seats.iter().map(|&s| u[s]).sum::<f64>() / n;
+                }
+                for m in g.moves.iter().filter(|m| seats.contains(&m.seat)) {
+                    totals.moves += 1;
+                    totals.iterations += m.iterations;
+                    totals.micros += m.micros;
+                }
+            }
+        }
+        self.tally.add_deal(sum / games.len() as f64);
+    }
+
+    /// Merges another report over disjoint deals (shards).
+    pub fn merge(&mut self, o: &MatchReport) {
+        self.tally.merge(&o.tally);
+        self.a.merge(&o.a);
+        self.b.merge(&o.b);
+    }
+}
+
+/// The first agent's score for one game: (1 + mean reward of A's seats − mean reward of B's
+/// seats) / 2, so 0.5 is even in every line-up and it equals A's reward in 2-seat games. A
+/// one-seat game scores A's reward when A played it and 1 − B's reward when B did.
+pub fn score_for_a(seats: &[Side], rewards: &[f64]) -> f64 {
+    let mean = |side| {
+        let v: Vec<f64> = (0..seats.len())
+            .filter(|&s| seats[s] == side)
+            .map(|s| rewards[s])
+            .collect();
+        if v.is_empty() {
+            None
+        } else {
+            Some(v.iter().sum::<f64>() / v.len() as f64)
+        }
+    };
+    match (mean(Side::A), mean(Side::B)) {
+        (Some(a), Some(b)) => (1.0 + a - b) / 2.0,
+        (Some(a), None) => a,
+        (None, Some(b)) => 1.0 - b,
+        (None, None) => 0.5,
+    }
+}
+
+/// SplitMix64 finaliser: independent seeds from (seed, position).
+pub fn mix(seed: u64, parts: &[u64]) -> u64 {
+    let mut x = seed;
+    for &p in parts {
+        x = x.wrapping_add(p.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        x ^= x >> 31;
+    }
+    x
+}
+
+/// The state of deal `index` of a match with `seed`.
+pub fn deal_for<G: GameDef>(config: &G::Config, seed: u64, index: u64) -> G {
+    G::new_game(config, &mut rng_from_seed(mix(seed, &[index])))
+}
+
+/// Builds the agents of one seating; errors name the bad spec.
+pub fn build_agents<G: GameDef>(
+    a: &Spec,
+    b: &Spec,
+    seats: &[Side],
+) -> Result<Vec<Box<dyn Agent<G>>>, String> {
+    seats
+        .iter()
+        .map(|side| {
+            agents::build::<G>(if *side == Side::A { a } else { b }).map_err(|e| e.to_string())
+        })
+        .collect()
+}
+
+/// Plays one game to the end. Errors only if an agent returns an illegal move.
+#[allow(clippy::too_many_arguments)]
+pub fn play_game<G: GameDef>(
+    cfg: &MatchConfig,
+    config: &G::Config,
+    deal_index: u64,
+    seating_index: usize,
+    seats: &[Side],
+    seatings_per_deal: usize,
+) -> Result<GameRecord, String> {
+    let mut state: G = deal_for(config, cfg.seed, deal_index);
+    let deal = state.deal_text();
+    let mut agents = build_agents::<G>(&cfg.a, &cfg.b, seats)?;
+    let agent_seeds: Vec<u64> = (0..seats.len())
+        .map(|s| mix(cfg.seed, &[deal_index, seating_index as u64, s as u64, 1]))
+        .collect();
+    let mut rngs: Vec<_> = agent_seeds.iter().map(|&s| rng_from_seed(s)).collect();
+    let mut moves = Vec::new();
+    while !state.is_terminal() {
+        let seat = state.current_seat();
+        let start = Instant::now();
+        let d = agents[seat].choose(View::new(&state, seat), cfg.budget, &mut rngs[seat]);
+        let micros = start.elapsed().as_micros() as u64;
+        if !state.legal_moves().contains(d.mv) {
+            return Err(format!(
+                "agent {} played illegal move {} in seat {seat}",
+                agents[seat].spec(),
+                d.mv
+            ));
+        }
+        moves.push(MoveRecord {
+            seat,
+            mv: d.mv.to_string(),
+            iterations: d.iterations,
+            micros,
+        });
+        state.play(d.mv);
+    }
+    let n = state.num_seats();
+    let rewards: Vec<f64> = (0..n).map(|s| state.reward(s)).collect();
+    let units: Option<Vec<f64>> = (0..n).map(|s| state.match_units(s)).collect();
+    Ok(GameRecord {
+        game: cfg.game.to_string(),
+        seed: cfg.seed,
+        deal_index,
+        seating_index,
+        seatings_per_deal,
+        seats: seats.to_vec(),
+        agent_a: agents_spec::<G>(&cfg.a),
+        agent_b: agents_spec::<G>(&cfg.b),
+        budget: cfg.budget.describe(),
+        deal,
+        agent_seeds,
+        moves,
+        score_a: score_for_a(seats, &rewards),
+        scores: (0..n).map(|s| state.score(s)).collect(),
+        rewards,
+        units,
+    })
+}
+
+fn agents_spec<G: GameDef>(spec: &Spec) -> String {
+    agents::build::<G>(spec)
+        .map(|a| a.spec())
+        .unwrap_or_else(|_| spec.to_string())
+}
+
+/// Receives each finished game as it ends (logs, progress).
+pub trait MatchObserver: Send {
+    /// Called on the driving thread for every finished game, in completion order.
+    fn game_finished(
+        &mut self,
+        record: &GameRecord,
+        report: &MatchReport,
+        games_done: u64,
+        games_total: u64,
+    );
+}
+
+/// An observer that does nothing.
+pub struct Quiet;
+impl MatchObserver for Quiet {
+    fn game_finished(&mut self, _: &GameRecord, _: &MatchReport, _: u64, _: u64) {}
+}
+
+/// Writes every finished game as one JSON line, flushed at once, so a crash loses at most the
+/// games still in progress.
+pub struct JsonlWriter<W: Write + Send>(pub W);
+
+impl<W: Write + Send> JsonlWriter<W> {
+    /// Writes one record and flushes.
+    pub fn write(&mut self, record: &GameRecord) -> std::io::Result<()> {
+        serde_json::to_writer(&mut self.0, record)?;
+        self.0.write_all(b"\n")?;
+        self.0.flush()
+    }
+}
+
+/// Plays a whole match for game type `G`. Agent specs are checked before any game starts.
+pub fn run_match<G: GameDef>(
+    cfg: &MatchConfig,
+    config: &G::Config,
+    observer: &mut dyn MatchObserver,
+) -> Result<MatchReport, String> {
+    let probe: G = deal_for(config, cfg.seed, 0);
+    let n = probe.num_seats();
+    let partners = n == 4 && probe.team(0) == probe.team(2) && probe.team(0) != probe.team(1);
+    let plan = seatings(n, partners, cfg.lineup);
+    build_agents::<G>(&cfg.a, &cfg.b, &plan[0])?;
+    if cfg.deals == 0 {
+        return Err("--deals must be at least 1".to_string());
+    }
+    let deals: Vec<u64> = (0..cfg.deals)
+        .filter(|d| cfg.shard.is_none_or(|(i, k)| d % k == i))
+        .collect();
+    let items: Vec<(u64, usize)> = deals
+        .iter()
+        .flat_map(|&d| (0..plan.len()).map(move |s| (d, s)))
+        .collect();
+    let mut report = MatchReport {
+        game: cfg.game.to_string(),
+        seating: super::seating::describe(n, partners, cfg.lineup).to_string(),
+        seatings_per_deal: plan.len(),
+        has_units: is_units_game(&probe),
+        ..Default::default()
+    };
+    report.a.spec = agents_spec::<G>(&cfg.a);
+    report.b.spec = agents_spec::<G>(&cfg.b);
+    report.a.cheating = agents::build::<G>(&cfg.a)
+        .map(|a| a.is_cheating())
+        .unwrap_or(false);
+    report.b.cheating = agents::build::<G>(&cfg.b)
+        .map(|a| a.is_cheating())
+        .unwrap_or(false);
+
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = crossbeam::channel::unbounded::<Result<GameRecord, String>>();
+    let total = items.len() as u64;
+    let mut failure = None;
+    std::thread::scope(|scope| {
+        for _ in 0..cfg.jobs.max(1) {
+            let tx = tx.clone();
+            let (items, next, stop, plan) = (&items, &next, &stop, &plan);
+            scope.spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&(deal, seating)) = items.get(i) else {
+                        break;
+                    };
+                    let r = play_game::<G>(cfg, config, deal, seating, &plan[seating], plan.len());
+                    if tx.send(r).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        // Deals are folded into the report in index order, whatever order games finish in, so
+        // the statistics (and the SPRT stopping point) do not depend on scheduling.
+        let mut pending: BTreeMap<u64, Vec<GameRecord>> = BTreeMap::new();
+        let mut order = deals.iter().copied().peekable();
+        let mut done = 0;
+        for r in rx.iter() {
+            let record = match r {
+                Ok(rec) => rec,
+                Err(e) => {
+                    failure.get_or_insert(e);
+                    stop.store(true, Ordering::Relaxed);
+                    continue;
+                }
+            };
+            done += 1;
+            pending
+                .entry(record.deal_index)
+                .or_default()
+                .push(record.clone());
+            while let Some(&d) = order.peek() {
+                if report.sprt.is_some_and(|s| s != SprtDecision::Continue) {
+                    break;
+                }
+                match pending.get(&d) {
+                    Some(g) if g.len() == plan.len() => {
+                        let mut games = pending.remove(&d).expect("present");
+                        games.sort_by_key(|g| g.seating_index);
+                        report.add_deal(&games);
+                        order.next();
+                        if let Some(sprt) = cfg.sprt {
+                            let decision = sprt.decide(&report.tally);
+                            report.sprt = Some(decision);
+                            if decision != SprtDecision::Continue {
+                                stop.store(true, Ordering::Relaxed);
+                            }
+                        }
+                    }
+                    _ => break,
+                }
+            }
+            observer.game_finished(&record, &report, done, total);
+        }
+    });
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(report),
+    }
+}
+
+/// True when the game reports match units; they exist only at the end, so play one random game.
+fn is_units_game<G: GameDef>(probe: &G) -> bool {
+    let mut state = probe.clone();
+    let mut rng = rng_from_seed(0);
+    while !state.is_terminal() {
+        let m = state.legal_moves().random(&mut rng);
+        state.play(m);
+    }
+    state.match_units(0).is_some()
+}

@@ -1,0 +1,245 @@
+//! Match statistics: mean score with a 95% interval, wins/draws/losses, Elo with its interval,
+//! and the sequential probability ratio test.
+//!
+//! The unit of sampling is the *deal*: all seatings of one deal share its cards (common random
+//! numbers), so their scores are correlated and averaged first; the interval comes from the
+//! spread of those per-deal means, which is what makes a seat-swapped match honest.
+
+use serde::{Deserialize, Serialize};
+
+/// The two-sided 95% normal quantile.
+pub const Z95: f64 = 1.959_963_984_540_054;
+
+/// Running totals of a match from the first agent's point of view.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Tally {
+    /// Games finished.
+    pub games: u64,
+    /// Games the first agent won, drew and lost.
+    pub wins: u64,
+    /// Draws.
+    pub draws: u64,
+    /// Losses.
+    pub losses: u64,
+    /// Deals whose every seating is finished.
+    pub deals: u64,
+    /// Sum of per-deal mean scores.
+    pub sum: f64,
+    /// Sum of squared per-deal mean scores.
+    pub sum_sq: f64,
+}
+
+impl Tally {
+    /// Adds one game's outcome (score in [0, 1], 0.5 = even).
+    pub fn add_game(&mut self, score: f64) {
+        self.games += 1;
+        if score > 0.5 {
+            self.wins += 1;
+        } else if score < 0.5 {
+            self.losses += 1;
+        } else {
+            self.draws += 1;
+        }
+    }
+
+    /// Adds a finished deal's mean score over its seatings.
+    pub fn add_deal(&mut self, mean_score: f64) {
+        self.deals += 1;
+        self.sum += mean_score;
+        self.sum_sq += mean_score * mean_score;
+    }
+
+    /// Merges another tally (for shards).
+    pub fn merge(&mut self, other: &Tally) {
+        self.games += other.games;
+        self.wins += other.wins;
+        self.draws += other.draws;
+        self.losses += other.losses;
+        self.deals += other.deals;
+        self.sum += other.sum;
+        self.sum_sq += other.sum_sq;
+    }
+
+    /// Mean score over finished deals (0.5 when none).
+    pub fn mean(&self) -> f64 {
+        if self.deals == 0 {
+            0.5
+        } else {
+            self.sum / self.deals as f64
+        }
+    }
+
+    /// Standard error of the mean score (0 with fewer than two deals).
+    pub fn std_error(&self) -> f64 {
+        if self.deals < 2 {
+            return 0.0;
+        }
+        let n = self.deals as f64;
+        let var = ((self.sum_sq - self.sum * self.sum / n) / (n - 1.0)).max(0.0);
+        (var / n).sqrt()
+    }
+
+    /// The 95% interval of the mean score.
+    pub fn interval(&self) -> (f64, f64) {
+        let h = Z95 * self.std_error();
+        (self.mean() - h, self.mean() + h)
+    }
+
+    /// Elo difference implied by the mean score, with its 95% interval (clamped to ±1000).
+    pub fn elo(&self) -> (f64, f64, f64) {
+        let (lo, hi) = self.interval();
+        (elo_of(self.mean()), elo_of(lo), elo_of(hi))
+    }
+}
+
+/// The Elo difference whose expected score is `score`, clamped to ±1000 at the extremes.
+pub fn elo_of(score: f64) -> f64 {
+    let s = score.clamp(1e-6, 1.0 - 1e-6);
+    (-400.0 * (1.0 / s - 1.0).log10()).clamp(-1000.0, 1000.0)
+}
+
+/// The expected score of a player `elo` points stronger.
+pub fn score_of(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// Decision of a sequential probability ratio test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SprtDecision {
+    /// Keep playing.
+    Continue,
+    /// The Elo difference is elo0 or less (H0 accepted).
+    AcceptH0,
+    /// The Elo difference is elo1 or more (H1 accepted).
+    AcceptH1,
+}
+
+/// A sequential probability ratio test between Elo differences `elo0` and `elo1`, on per-deal
+/// scores with the normal (GSPRT) approximation used by chess-engine testing frameworks.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sprt {
+    /// H0: the difference is `elo0`.
+    pub elo0: f64,
+    /// H1: the difference is `elo1`.
+    pub elo1: f64,
+    /// False-positive rate.
+    pub alpha: f64,
+    /// False-negative rate.
+    pub beta: f64,
+}
+
+impl Sprt {
+    /// A test with α = β = 0.05.
+    pub fn new(elo0: f64, elo1: f64) -> Sprt {
+        Sprt {
+            elo0,
+            elo1,
+            alpha: 0.05,
+            beta: 0.05,
+        }
+    }
+
+    /// The log-likelihood ratio of the tally so far.
+    pub fn llr(&self, t: &Tally) -> f64 {
+        if t.deals < 2 {
+            return 0.0;
+        }
+        let n = t.deals as f64;
+        let mean = t.mean();
+        let var = ((t.sum_sq / n) - mean * mean).max(1e-9);
+        let (s0, s1) = (score_of(self.elo0), score_of(self.elo1));
+        // Normal approximation: LLR = n (s1 - s0)(2 mean - s0 - s1) / (2 var).
+        n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+    }
+
+    /// The bounds (lower, upper) of the log-likelihood ratio.
+    pub fn bounds(&self) -> (f64, f64) {
+        (
+            (self.beta / (1.0 - self.alpha)).ln(),
+            ((1.0 - self.beta) / self.alpha).ln(),
+        )
+    }
+
+    /// Whether to stop, and with which hypothesis.
+    pub fn decide(&self, t: &Tally) -> SprtDecision {
+        let llr = self.llr(t);
+        let (lo, hi) = self.bounds();
+        if llr >= hi {
+            SprtDecision::AcceptH1
+        } else if llr <= lo {
+            SprtDecision::AcceptH0
+        } else {
+            SprtDecision::Continue
+        }
+    }
+}
+
+impl std::str::FromStr for Sprt {
+    type Err = String;
+    /// `elo0,elo1`, e.g. `0,10`.
+    fn from_str(s: &str) -> Result<Sprt, String> {
+        let err =
+            || format!("malformed --sprt '{s}': expected elo0,elo1 with elo0 < elo1, e.g. 0,10");
+        let (a, b) = s.split_once(',').ok_or_else(err)?;
+        let (e0, e1): (f64, f64) = (
+            a.trim().parse().map_err(|_| err())?,
+            b.trim().parse().map_err(|_| err())?,
+        );
+        if !(e0 < e1) || !e0.is_finite() || !e1.is_finite() {
+            return Err(err());
+        }
+        Ok(Sprt::new(e0, e1))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mean_and_interval_of_known_data() {
+        let mut t = Tally::default();
+        for s in [1.0, 0.0, 1.0, 0.0] {
+            t.add_deal(s);
+        }
+        assert_eq!(t.mean(), 0.5);
+        // Sample variance of {1,0,1,0} is 1/3; SE = sqrt(1/12).
+        assert!((t.std_error() - (1.0f64 / 12.0).sqrt()).abs() < 1e-12);
+        let (lo, hi) = t.interval();
+        assert!((hi - lo - 2.0 * Z95 * (1.0f64 / 12.0).sqrt()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn elo_round_trips_and_is_symmetric() {
+        for e in [-300.0, -50.0, 0.0, 35.0, 400.0] {
+            assert!((elo_of(score_of(e)) - e).abs() < 1e-9);
+        }
+        assert!((elo_of(0.75) + elo_of(0.25)).abs() < 1e-9);
+        assert!((elo_of(0.75) - 190.848).abs() < 1e-3);
+    }
+
+    #[test]
+    fn sprt_accepts_the_true_hypothesis() {
+        let sprt = Sprt::new(0.0, 20.0);
+        // A strong first agent: per-deal means alternate 1 and 0.5 (mean 0.75, Elo +191).
+        let mut strong = Tally::default();
+        let mut even = Tally::default();
+        let mut decided = (None, None);
+        for i in 0..2000 {
+            strong.add_deal(if i % 2 == 0 { 1.0 } else { 0.5 });
+            even.add_deal(if i % 2 == 0 { 1.0 } else { 0.0 });
+            if decided.0.is_none() && sprt.decide(&strong) != SprtDecision::Continue {
+                decided.0 = Some(sprt.decide(&strong));
+            }
+            if decided.1.is_none() && sprt.decide(&even) != SprtDecision::Continue {
+                decided.1 = Some(sprt.decide(&even));
+            }
+        }
+        assert_eq!(
+            decided,
+            (Some(SprtDecision::AcceptH1), Some(SprtDecision::AcceptH0))
+        );
+        assert!("5,1".parse::<Sprt>().is_err());
+        assert!("x".parse::<Sprt>().is_err());
+    }
+}

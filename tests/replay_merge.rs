@@ -1,0 +1,291 @@
+//! Logs read back: merging the logs of a sharded match gives the unsharded report, and a logged
+//! game replays to its logged result.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use cardsearch::games::{self, GameDef, GameVisitor};
+use cardsearch::harness::log::{merge_records, read_log};
+use cardsearch::harness::runner::{GameRecord, JsonlWriter, MatchObserver};
+use cardsearch::harness::{MatchConfig, MatchReport, run_match};
+use cardsearch::search::Budget;
+use cardsearch::spec::Spec;
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Collects the log of a match into a file, like `match --out`.
+struct ToFile(JsonlWriter<std::fs::File>);
+impl MatchObserver for ToFile {
+    fn game_finished(&mut self, record: &GameRecord, _: &MatchReport, _: u64, _: u64) {
+        self.0.write(record).unwrap();
+    }
+}
+
+struct Run<'a> {
+    cfg: &'a MatchConfig,
+    out: &'a Path,
+}
+impl GameVisitor for Run<'_> {
+    type Output = MatchReport;
+    fn visit<G: GameDef>(self, config: G::Config) -> MatchReport {
+        let file = std::fs::File::create(self.out).unwrap();
+        run_match::<G>(self.cfg, &config, &mut ToFile(JsonlWriter(file))).unwrap()
+    }
+}
+
+fn config(game: &str, a: &str, b: &str, deals: u64, shard: Option<(u64, u64)>) -> MatchConfig {
+    MatchConfig {
+        game: game.parse().unwrap(),
+        a: a.parse().unwrap(),
+        b: b.parse().unwrap(),
+        deals,
+        seed: 7,
+        budget: Budget::iterations(50),
+        jobs: 2,
+        lineup: Default::default(),
+        shard,
+        sprt: None,
+    }
+}
+
+fn run(cfg: &MatchConfig, out: &Path) -> MatchReport {
+    let spec: Spec = cfg.game.to_string().parse().unwrap();
+    games::dispatch(&spec, Run { cfg, out }).unwrap()
+}
+
+/// Time is the one thing two runs of the same games do not share.
+fn without_time(mut r: MatchReport) -> MatchReport {
+    r.a.micros = 0;
+    r.b.micros = 0;
+    r
+}
+
+fn check_shards_merge_to_the_whole(game: &str, a: &str, b: &str, deals: u64, name: &str) {
+    let dir = scratch(name);
+    let whole_log = dir.join("whole.jsonl");
+    let whole = run(&config(game, a, b, deals, None), &whole_log);
+    assert_eq!(whole.tally.deals, deals);
+
+    // Merging the unsharded run's own log reproduces its report exactly, time included.
+    let merged = merge_records(&read_log(&whole_log).unwrap()).unwrap();
+    assert_eq!(merged.report, whole);
+    assert!(merged.incomplete.is_empty() && merged.missing.is_empty());
+
+    // Shards given in a scrambled order merge to the same games, hence the same statistics.
+    let mut records = Vec::new();
+    for i in [2, 0, 1] {
+        let log = dir.join(format!("shard{i}.jsonl"));
+        let part = run(&config(game, a, b, deals, Some((i, 3))), &log);
+        assert!(part.tally.deals < deals);
+        records.extend(read_log(&log).unwrap());
+    }
+    let merged = merge_records(&records).unwrap();
+    assert_eq!(without_time(merged.report), without_time(whole.clone()));
+
+    // A missing shard shows up as missing deals, and a match with other settings is refused.
+    let some: Vec<_> = records
+        .iter()
+        .filter(|l| l.record.deal_index % 3 != 1)
+        .cloned()
+        .collect();
+    let merged = merge_records(&some).unwrap();
+    assert_eq!(
+        merged.missing,
+        (0..deals - 1).filter(|d| d % 3 == 1).collect::<Vec<_>>()
+    );
+    let mut other = records.clone();
+    other[3].record.seed += 1;
+    let err = merge_records(&other).unwrap_err();
+    assert!(
+        err.contains("different match") && err.contains("seed"),
+        "{err}"
+    );
+}
+
+#[test]
+fn shards_merge_to_the_unsharded_report_tricks() {
+    check_shards_merge_to_the_whole("tricks", "random", "random", 13, "merge_tricks");
+}
+
+#[test]
+fn shards_merge_to_the_unsharded_report_hearts() {
+    // Six seatings per deal: checks the seating plan is recovered from the log.
+    check_shards_merge_to_the_whole("hearts", "random", "random", 5, "merge_hearts");
+}
+
+#[test]
+fn an_incomplete_deal_is_left_out_and_a_duplicate_is_an_error() {
+    let dir = scratch("merge_incomplete");
+    let log = dir.join("whole.jsonl");
+    let whole = run(&config("tricks", "random", "random", 4, None), &log);
+    let mut records = read_log(&log).unwrap();
+    // Drop one seating of deal 2: the deal is reported and the others still fold.
+    let dropped = records
+        .iter()
+        .position(|l| l.record.deal_index == 2)
+        .unwrap();
+    records.remove(dropped);
+    let merged = merge_records(&records).unwrap();
+    assert_eq!(merged.incomplete, vec![(2, 1)]);
+    assert_eq!(merged.report.tally.deals, 3);
+    assert_eq!(merged.report.tally.games, whole.tally.games - 2);
+    let dup = records[0].clone();
+    records.push(dup);
+    let err = merge_records(&records).unwrap_err();
+    assert!(err.contains("appears twice"), "{err}");
+}
+
+fn cardsearch(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_cardsearch"))
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+#[test]
+fn merge_command_prints_the_unsharded_report() {
+    let dir = scratch("merge_cli");
+    let p = |f: &str| dir.join(f).to_str().unwrap().to_string();
+    let common = [
+        "match", "--a", "random", "--b", "random", "--deals", "9", "--seed", "3", "--quiet",
+    ];
+    let whole = cardsearch(&[&common[..], &["--out", &p("all.jsonl")]].concat());
+    assert!(whole.status.success());
+    for i in 0..3 {
+        let shard = format!("{i}/3");
+        let out = cardsearch(
+            &[
+                &common[..],
+                &["--shard", &shard, "--out", &p(&format!("s{i}.jsonl"))],
+            ]
+            .concat(),
+        );
+        assert!(out.status.success());
+    }
+    let merged = cardsearch(&[
+        "merge",
+        &p("s1.jsonl"),
+        &p("s0.jsonl"),
+        &p("s2.jsonl"),
+        "--summary",
+        &p("m.json"),
+    ]);
+    assert!(
+        merged.status.success(),
+        "{}",
+        String::from_utf8_lossy(&merged.stderr)
+    );
+    // Random agents spend no iterations, so nothing timed is printed: the text is identical.
+    assert_eq!(
+        String::from_utf8_lossy(&merged.stdout),
+        String::from_utf8_lossy(&whole.stdout)
+    );
+    let summary: MatchReport =
+        serde_json::from_str(&std::fs::read_to_string(p("m.json")).unwrap()).unwrap();
+    assert_eq!(summary.tally.deals, 9);
+
+    // A corrupt line is a one-line error naming the file and line.
+    std::fs::write(p("bad.jsonl"), "{\"game\": \"tricks\"\n").unwrap();
+    let out = cardsearch(&["merge", &p("s0.jsonl"), &p("bad.jsonl")]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("bad.jsonl line 1"), "{err}");
+}
+
+#[test]
+fn replaying_logged_games_reproduces_their_results() {
+    use cardsearch::harness::log::{read_game, replay_record};
+    let dir = scratch("replay_lib");
+    for (game, deals) in [("tricks", 6), ("hearts", 2), ("coinguess", 4)] {
+        let log = dir.join(format!("{game}.jsonl"));
+        run(&config(game, "random", "random", deals, None), &log);
+        let records = read_log(&log).unwrap();
+        for (k, logged) in records.iter().enumerate() {
+            let replayed = replay_record(&logged.record).unwrap();
+            assert_eq!(replayed.scores, logged.record.scores);
+            assert_eq!(replayed.rewards, logged.record.rewards);
+            assert_eq!(replayed.plies.len(), logged.record.moves.len());
+            assert_eq!(read_game(&log, k).unwrap(), *logged);
+        }
+        assert!(read_game(&log, records.len()).is_err());
+    }
+
+    // Tampering is caught: a changed result, an illegal move, a log cut short.
+    let log = dir.join("tricks.jsonl");
+    let good = read_game(&log, 0).unwrap().record;
+    let mut bad = good.clone();
+    bad.scores[0] += 1.0;
+    let err = replay_record(&bad).unwrap_err();
+    assert!(err.contains("scores"), "{err}");
+    let mut bad = good.clone();
+    bad.moves.swap(0, 1);
+    let err = replay_record(&bad).unwrap_err();
+    assert!(err.contains("ply 0") || err.contains("ply 1"), "{err}");
+    let mut bad = good.clone();
+    bad.moves.pop();
+    let err = replay_record(&bad).unwrap_err();
+    assert!(err.contains("not over"), "{err}");
+    let mut bad = good.clone();
+    bad.moves[0].mv = "ZZ".into();
+    let err = replay_record(&bad).unwrap_err();
+    assert!(err.contains("ZZ"), "{err}");
+}
+
+#[test]
+fn replay_command_checks_the_result_and_rejects_corrupt_lines() {
+    let dir = scratch("replay_cli");
+    let p = |f: &str| dir.join(f).to_str().unwrap().to_string();
+    let m = cardsearch(&[
+        "match",
+        "--a",
+        "random",
+        "--b",
+        "random",
+        "--deals",
+        "2",
+        "--quiet",
+        "--out",
+        &p("g.jsonl"),
+    ]);
+    assert!(m.status.success());
+    let out = cardsearch(&["replay", &p("g.jsonl"), "--game", "3"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("equals the logged"), "{stdout}");
+
+    // Line 2 cut in half, as a killed run could leave it; a line that parses but lies.
+    let text = std::fs::read_to_string(p("g.jsonl")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let cut = format!("{}\n{}\n", lines[0], &lines[1][..lines[1].len() / 2]);
+    std::fs::write(p("cut.jsonl"), cut).unwrap();
+    let mut record: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+    record["scores"][0] = serde_json::json!(99.0);
+    std::fs::write(p("lie.jsonl"), record.to_string() + "\n").unwrap();
+    for (args, mention) in [
+        (
+            vec!["replay", &p("cut.jsonl"), "--game", "1"],
+            "cut.jsonl line 2",
+        ),
+        (vec!["replay", &p("lie.jsonl")], "scores"),
+        (vec!["replay", &p("g.jsonl"), "--game", "4"], "no game 4"),
+    ] {
+        let out = cardsearch(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.contains(mention), "{args:?}: {err}");
+    }
+    // The intact first line of the cut log still replays.
+    assert!(cardsearch(&["replay", &p("cut.jsonl")]).status.success());
+}
