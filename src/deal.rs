@@ -62,6 +62,9 @@ struct Group {
     /// This group's cards are `deck[start..start + size]`.
     start: u8,
     size: u8,
+    /// The holders of `holders`, listed, so that sampling needs no bit loops.
+    members: [u8; MAX_HOLDERS],
+    num_members: u8,
 }
 
 /// One way to share a group's cards among its holders.
@@ -84,8 +87,8 @@ pub struct ConstrainedDeal {
     groups: [Group; MAX_GROUPS],
     num_groups: usize,
     /// The free cards' bit indices, group after group: shuffled partially, on a copy, to split
-    /// a group without counting bits.
-    deck: [u8; 52],
+    /// a group without counting bits. 64 long so that indices masked by 63 need no bounds check.
+    deck: [u8; 64],
     /// Room left in each holder once `fixed` is dealt, packed.
     start_room: Packed,
     /// Dense table index of `start_room`.
@@ -229,7 +232,14 @@ impl ConstrainedDeal {
                     end: 0,
                     start: 0,
                     size: cards.len() as u8,
+                    members: [0; MAX_HOLDERS],
+                    num_members: 0,
                 };
+                let g = &mut groups[num_groups];
+                for h in (0..n).filter(|h| sig >> h & 1 == 1) {
+                    g.members[g.num_members as usize] = h as u8;
+                    g.num_members += 1;
+                }
                 num_groups += 1;
             }
         }
@@ -247,7 +257,7 @@ impl ConstrainedDeal {
             )
         });
 
-        let mut deck = [0u8; 52];
+        let mut deck = [0u8; 64];
         let mut at = 0;
         for g in &mut groups[..num_groups] {
             g.start = at as u8;
@@ -286,7 +296,8 @@ impl ConstrainedDeal {
         Ok(deal)
     }
 
-    /// Fills the dense table of completions for two or more groups.
+    /// Fills the dense table of completions for two or more groups, at the states that sampling
+    /// can reach.
     fn count_completions(&mut self, room: &[usize; MAX_HOLDERS]) {
         // The room of one holder is implied by the others (the total room before group `g` is the
         // number of cards in groups `g..`), so it gets no table dimension; pick the largest.
@@ -302,8 +313,9 @@ impl ConstrainedDeal {
         self.table_len = len;
         self.start_index = (0..MAX_HOLDERS).map(|h| room[h] * stride[h]).sum::<usize>() as u32;
 
+        // The last group takes whatever room is left, so it needs no list of compositions.
         let groups = self.num_groups;
-        for g in 0..groups {
+        for g in 0..groups - 1 {
             let first = self.comps.len() as u32;
             let group = self.groups[g];
             let mut take = [0usize; MAX_HOLDERS];
@@ -325,37 +337,47 @@ impl ConstrainedDeal {
             self.groups[g].end = self.comps.len() as u32;
         }
 
-        self.counts = vec![0u128; groups * len];
-        let mut cards_left = 0;
-        for g in (0..groups).rev() {
+        // Forward: the states (table index, packed room) each group can be reached in. A state's
+        // room is at most the start's, so the index moves down by exactly the offset.
+        let mut seen = vec![false; groups * len];
+        let mut reach: Vec<Vec<(u32, Packed)>> = vec![Vec::new(); groups];
+        reach[0].push((self.start_index, self.start_room));
+        seen[self.start_index as usize] = true;
+        for g in 0..groups - 1 {
             let group = self.groups[g];
-            cards_left += group.cards.len();
-            for i in 0..len {
-                let mut s = [0usize; MAX_HOLDERS];
-                let mut others = 0;
-                for h in 0..MAX_HOLDERS {
-                    if h != implied {
-                        s[h] = i / stride[h] % (room[h] + 1);
-                        others += s[h];
+            let (now, later) = reach.split_at_mut(g + 1);
+            for &(i, state) in &now[g] {
+                for c in &self.comps[group.first as usize..group.end as usize] {
+                    if fits(c.take, state) {
+                        let j = i - c.offset;
+                        let mark = &mut seen[(g + 1) * len + j as usize];
+                        if !*mark {
+                            *mark = true;
+                            later[0].push((j, state - c.take));
+                        }
                     }
                 }
-                if others > cards_left || cards_left - others > room[implied] {
-                    continue;
-                }
-                s[implied] = cards_left - others;
+            }
+        }
+
+        // Backward: completions of each reachable state.
+        self.counts = vec![0u128; groups * len];
+        for g in (0..groups).rev() {
+            let group = self.groups[g];
+            for &(i, state) in &reach[g] {
                 let value = if g + 1 == groups {
+                    let s = unpack(state);
                     let outside = (0..MAX_HOLDERS).any(|h| s[h] > 0 && group.holders >> h & 1 == 0);
                     if outside { 0 } else { multinomial(&s) }
                 } else {
-                    let state = pack(&s);
                     let next = &self.counts[(g + 1) * len..(g + 2) * len];
                     self.comps[group.first as usize..group.end as usize]
                         .iter()
                         .filter(|c| fits(c.take, state))
-                        .map(|c| c.ways * next[i - c.offset as usize])
+                        .map(|c| c.ways * next[(i - c.offset) as usize])
                         .sum()
                 };
-                self.counts[g * len + i] = value;
+                self.counts[g * len + i as usize] = value;
             }
         }
         self.total = self.counts[self.start_index as usize];
@@ -439,37 +461,37 @@ fn deal_group(
     out: &mut [CardSet; MAX_HOLDERS],
     group: &Group,
     take: Packed,
-    deck: &mut [u8; 52],
+    deck: &mut [u8; 64],
     bits: &mut Bits<'_>,
 ) {
-    let mut biggest = group.holders.trailing_zeros() as usize;
-    let mut holders = group.holders;
-    while holders != 0 {
-        let h = holders.trailing_zeros() as usize;
-        holders &= holders - 1;
-        if take >> (8 * h) & 0xff > take >> (8 * biggest) & 0xff {
+    let members = &group.members[..group.num_members as usize];
+    let count = |h: u8| (take >> (8 * h as u32) & 0xff) as usize;
+    let mut biggest = members[0];
+    for &h in &members[1..] {
+        if count(h) > count(biggest) {
             biggest = h;
         }
     }
-    let start = group.start as usize;
-    let end = start + group.size as usize;
-    let mut i = start;
+    let end = group.start as usize + group.size as usize;
+    let mut i = group.start as usize;
     let mut dealt = 0u64;
-    let mut holders = group.holders & !(1 << biggest);
-    while holders != 0 {
-        let h = holders.trailing_zeros() as usize;
-        holders &= holders - 1;
+    for &h in members {
+        if h == biggest {
+            continue;
+        }
         let mut part = 0u64;
-        for _ in 0..take >> (8 * h) & 0xff {
+        for _ in 0..count(h) {
+            // Fisher–Yates step; position i is never read again, so only j needs the swap.
             let j = i + bits.below((end - i) as u32) as usize;
-            deck.swap(i, j);
-            part |= 1 << deck[i];
+            let card = deck[j & 63];
+            deck[j & 63] = deck[i & 63];
+            part |= 1 << card;
             i += 1;
         }
-        out[h].0 |= part;
+        out[h as usize].0 |= part;
         dealt |= part;
     }
-    out[biggest].0 |= group.cards.0 & !dealt;
+    out[biggest as usize].0 |= group.cards.0 & !dealt;
 }
 
 /// Exactly uniform small integers, two per 64-bit output of the generator.
@@ -522,6 +544,10 @@ fn pack(x: &[usize; MAX_HOLDERS]) -> Packed {
         .fold(0, |a, (h, &v)| a | (v as Packed) << (8 * h))
 }
 
+fn unpack(x: Packed) -> [usize; MAX_HOLDERS] {
+    std::array::from_fn(|h| (x >> (8 * h) & 0xff) as usize)
+}
+
 /// Whether `take <= room` in every byte: no byte of `room - take` borrows from its high bit.
 #[inline]
 fn fits(take: Packed, room: Packed) -> bool {
@@ -556,11 +582,12 @@ fn compositions(
     take[h] = 0;
 }
 
-/// Binomial coefficients up to 52: the largest, C(52, 26), is below 2^49.
-static BINOM: [[u64; 53]; 53] = {
-    let mut t = [[0u64; 53]; 53];
+/// Binomial coefficients up to 63 (group sizes plus holders, for counting compositions): the
+/// largest, C(63, 31), is below 2^60.
+static BINOM: [[u64; 64]; 64] = {
+    let mut t = [[0u64; 64]; 64];
     let mut n = 0;
-    while n < 53 {
+    while n < 64 {
         t[n][0] = 1;
         let mut k = 1;
         while k <= n {
@@ -573,7 +600,7 @@ static BINOM: [[u64; 53]; 53] = {
 };
 
 fn binom(n: usize, k: usize) -> u128 {
-    if k > n || n > 52 {
+    if k > n || n > 63 {
         return 0;
     }
     BINOM[n][k] as u128
