@@ -375,11 +375,18 @@ impl Hearts {
             w | ((s as u64) * ((self.played[s].0 >> i) & 1))
         });
         self.points[winner as usize] += points_in(self.trick);
+        self.tricks += 1;
+        self.open_trick(winner as usize);
+    }
+
+    /// Empties the trick and gives `leader` the lead, with the rule filters of every trick
+    /// after the first.
+    #[inline]
+    fn open_trick(&mut self, leader: Seat) {
         self.trick = CardSet::EMPTY;
         self.lead_suit = CardSet::EMPTY;
         self.in_trick = 0;
-        self.tricks += 1;
-        self.to_move = winner as u8;
+        self.to_move = leader as u8;
         self.discard_filter = CardSet::FULL;
         self.lead_filter = if self.hearts_broken {
             CardSet::FULL
@@ -508,7 +515,7 @@ impl Game for Hearts {
         let mut points = self.points;
         let mut broken = self.hearts_broken;
         let mut leader = self.to_move as usize;
-        let mut last = None;
+        let mut played_any = false;
         // One trick; `$first` (a constant) adds the first trick's rules: 2♣ leads, and a seat
         // that cannot follow discards no point card if it has another; with `$last` every hand
         // holds one card, all moves are forced, and they take their draws but need no select.
@@ -588,7 +595,7 @@ impl Game for Hearts {
                 leader = (leader + (best & 3) as usize) % SEATS;
                 points[leader] += points_in(CardSet(trick));
                 broken |= trick & POINT_CARDS.0 != 0;
-                last = Some((lead, best));
+                played_any = true;
             };
         }
         let mut trick = self.tricks as usize;
@@ -611,17 +618,14 @@ impl Game for Hearts {
         if trick < TRICKS {
             trick!(false, true, false);
         }
-        if let Some((lead, best)) = last {
-            self.lead_suit = lead.suit() as u8;
-            self.best_rank = (best >> 2 & 15) as u8;
-        }
         self.hands = start.map(|hand| CardSet(hand.0 & !gone));
         self.voids = voids;
         self.points = points;
         self.hearts_broken = broken;
-        self.tricks = TRICKS as u8;
-        self.best_seat = leader as u8;
-        self.to_move = leader as u8;
+        if played_any {
+            self.tricks = TRICKS as u8;
+            self.open_trick(leader);
+        }
     }
 
     fn reward(&self, seat: Seat) -> f64 {
