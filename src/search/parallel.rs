@@ -226,6 +226,7 @@ pub(super) fn tree<G: Game, W: Worlds<G>, A: Concurrent>(
             }
             done += k;
         }
+        walker.flush_root_passes(t);
         done
     });
     done.iter().sum()

@@ -47,23 +47,20 @@ impl NodeId {
     }
 }
 
-/// One node: the move into it, who made that move, and its statistics.
+/// How a node hangs in the tree: the move into it, who made it, and its links. Written when
+/// the node is made; afterwards only `first_child` changes (a child is prepended), plus the
+/// virtual-loss counter and the lock in the modes that use them.
 ///
-/// Fields are atomics so one tree can be shared between threads; a single thread reads and
-/// writes them with `Relaxed` loads and stores, which cost the same as plain fields.
-pub(crate) struct Node<M> {
-    /// Sum of the rewards backed up through this node, for `seat`, as `f64` bits.
-    reward: AtomicU64,
-    /// Completed visits.
-    visits: AtomicU32,
-    /// ISMCTS availability: times this node's move was legal when its parent was selected
-    /// through (starts at 1 when the node is created, as in the reference). Children of a root
-    /// keep it relative to the root's own counter; see [`Tree::availability`].
-    avail: AtomicU32,
-    /// Threads currently below this node (tree parallelism's virtual loss).
-    virtual_loss: AtomicU32,
+/// Kept apart from the [`Stats`] that every pass writes, so the child-list walk of a scan, one
+/// dependent load after another, runs through cache lines that other threads rarely write: in
+/// a shared tree, a line another core wrote costs a transfer, and on this chain the transfers
+/// cannot overlap. The statistics loads of a scan do not depend on one another and overlap.
+#[repr(C)]
+pub(crate) struct Links<M> {
     first_child: AtomicU32,
     next_sibling: AtomicU32,
+    /// Threads currently below this node (tree parallelism with `virtual_loss` above 1).
+    virtual_loss: AtomicU32,
     /// Only used by [`Locked`] handles.
     lock: RawMutex,
     /// The seat that made `mv` (meaningless at a root).
@@ -72,48 +69,56 @@ pub(crate) struct Node<M> {
     mv: Option<M>,
 }
 
-impl<M: std::fmt::Debug> std::fmt::Debug for Node<M> {
+/// A node's statistics, written by every iteration that passes through it.
+///
+/// Fields are atomics so one tree can be shared between threads; a single thread reads and
+/// writes them with `Relaxed` loads and stores, which cost the same as plain fields.
+#[repr(C, align(16))]
+pub(crate) struct Stats {
+    /// Sum of the rewards backed up through this node, for its seat, as `f64` bits.
+    reward: AtomicU64,
+    /// Completed visits.
+    visits: AtomicU32,
+    /// ISMCTS availability: times this node's move was legal when its parent was selected
+    /// through (starts at 1 when the node is created, as in the reference). Children of a root
+    /// keep it relative to the root's own counter; see [`Tree::availability`].
+    avail: AtomicU32,
+}
+
+/// One node, seen through its two halves ([`Links`] and [`Stats`], kept in two arrays).
+pub(crate) struct Node<'t, M> {
+    links: &'t Links<M>,
+    stats: &'t Stats,
+}
+
+impl<M> Clone for Node<'_, M> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<M> Copy for Node<'_, M> {}
+
+impl<M: std::fmt::Debug> std::fmt::Debug for Node<'_, M> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Node")
-            .field("mv", &self.mv)
-            .field("seat", &self.seat)
-            .field("visits", &self.visits)
-            .field("avail", &self.avail)
-            .field("reward", &f64::from_bits(self.reward.load(Relaxed)))
-            .field("virtual_loss", &self.virtual_loss)
+            .field("mv", &self.links.mv)
+            .field("seat", &self.links.seat)
+            .field("visits", &self.stats.visits)
+            .field("avail", &self.stats.avail)
+            .field("reward", &f64::from_bits(self.stats.reward.load(Relaxed)))
+            .field("virtual_loss", &self.links.virtual_loss)
             .finish()
     }
 }
 
-impl<M: Copy> Node<M> {
-    fn new(
-        mv: Option<M>,
-        seat: Seat,
-        next_sibling: NodeId,
-        visits: u32,
-        virtual_loss: u32,
-        avail: u32,
-    ) -> Node<M> {
-        Node {
-            reward: AtomicU64::new(0f64.to_bits()),
-            visits: AtomicU32::new(visits),
-            avail: AtomicU32::new(avail),
-            virtual_loss: AtomicU32::new(virtual_loss),
-            first_child: AtomicU32::new(NodeId::NONE.0),
-            next_sibling: AtomicU32::new(next_sibling.0),
-            lock: RawMutex::INIT,
-            seat: seat as u8,
-            mv,
-        }
-    }
-
+impl<'t, M: Copy> Node<'t, M> {
     /// The move into this node.
     ///
     /// # Panics
     /// At a root, which no move leads into.
     #[inline]
     pub(crate) fn mv(&self) -> M {
-        match self.mv {
+        match self.links.mv {
             Some(m) => m,
             None => panic!("a root node has no move"),
         }
@@ -122,58 +127,104 @@ impl<M: Copy> Node<M> {
     /// The seat that made the move into this node.
     #[inline]
     pub(crate) fn seat(&self) -> Seat {
-        self.seat as Seat
+        self.links.seat as Seat
     }
 
     /// Completed visits.
     #[inline]
     pub(crate) fn visits(&self) -> u32 {
-        self.visits.load(Relaxed)
+        self.stats.visits.load(Relaxed)
     }
 
     /// The raw availability field (ISMCTS); for a child of a root use
     /// [`Tree::availability`].
     #[inline]
     pub(crate) fn avail(&self) -> u32 {
-        self.avail.load(Relaxed)
+        self.stats.avail.load(Relaxed)
     }
 
     /// Threads currently searching below this node.
     #[inline]
     pub(crate) fn virtual_loss(&self) -> u32 {
-        self.virtual_loss.load(Relaxed)
+        self.links.virtual_loss.load(Relaxed)
     }
 
     /// Sum of backed-up rewards for [`Node::seat`].
     #[inline]
     pub(crate) fn reward(&self) -> f64 {
-        f64::from_bits(self.reward.load(Relaxed))
+        f64::from_bits(self.stats.reward.load(Relaxed))
     }
 
     /// The first child, or [`NodeId::NONE`]. `Acquire` pairs with the `Release` that published
     /// it, so the child's fields are visible to a thread that did not write them.
     #[inline]
     pub(crate) fn first_child(&self) -> NodeId {
-        NodeId(self.first_child.load(Acquire))
+        NodeId(self.links.first_child.load(Acquire))
     }
 
     /// The next sibling, or [`NodeId::NONE`]. Written before the node is published, never after.
     #[inline]
     pub(crate) fn next_sibling(&self) -> NodeId {
-        NodeId(self.next_sibling.load(Relaxed))
+        NodeId(self.links.next_sibling.load(Relaxed))
+    }
+}
+
+/// The values a new node starts with.
+struct NewNode<M> {
+    mv: Option<M>,
+    seat: Seat,
+    next_sibling: NodeId,
+    visits: u32,
+    virtual_loss: u32,
+    avail: u32,
+}
+
+impl<M> NewNode<M> {
+    /// A fresh root.
+    const ROOT: NewNode<M> = NewNode {
+        mv: None,
+        seat: 0,
+        next_sibling: NodeId::NONE,
+        visits: 0,
+        virtual_loss: 0,
+        avail: 0,
+    };
+
+    fn links(&self) -> Links<M>
+    where
+        M: Copy,
+    {
+        Links {
+            first_child: AtomicU32::new(NodeId::NONE.0),
+            next_sibling: AtomicU32::new(self.next_sibling.0),
+            virtual_loss: AtomicU32::new(self.virtual_loss),
+            lock: RawMutex::INIT,
+            seat: self.seat as u8,
+            mv: self.mv,
+        }
+    }
+
+    fn stats(&self) -> Stats {
+        Stats {
+            reward: AtomicU64::new(0f64.to_bits()),
+            visits: AtomicU32::new(self.visits),
+            avail: AtomicU32::new(self.avail),
+        }
     }
 }
 
 /// The cache line size the arena is laid out for.
 const CACHE_LINE: usize = 64;
 
-/// A preallocated arena of nodes with a fixed capacity.
+/// A preallocated arena of nodes with a fixed capacity: node `i` is entry `i` of two arrays,
+/// its [`Links`] and its [`Stats`].
 ///
 /// The memory is reserved once (`max_nodes × BYTES_PER_NODE`; the operating system commits pages
 /// only as they are first written) and reused by every search: [`Tree::reset`] just rewinds the
 /// bump pointer.
 pub struct Tree<M> {
-    base: NonNull<Node<M>>,
+    links: NonNull<Links<M>>,
+    stats: NonNull<Stats>,
     capacity: u32,
     /// Next free slot. May run past `capacity` by at most one block per racing thread (shared
     /// mode). On a cache line of its own: threads bump it while every node access reads `base`.
@@ -192,8 +243,12 @@ unsafe impl<M: Send + Sync> Sync for Tree<M> {}
 
 impl<M> Drop for Tree<M> {
     fn drop(&mut self) {
-        // SAFETY: allocated in `Tree::new` with this layout; nodes need no drop (`M: Copy`).
-        unsafe { dealloc(self.base.as_ptr().cast(), Self::layout(self.capacity)) }
+        let (links, stats) = Self::layouts(self.capacity);
+        // SAFETY: allocated in `Tree::new` with these layouts; nodes need no drop (`M: Copy`).
+        unsafe {
+            dealloc(self.links.as_ptr().cast(), links);
+            dealloc(self.stats.as_ptr().cast(), stats);
+        }
     }
 }
 
@@ -224,20 +279,31 @@ impl<M> Tree<M> {
     pub const DEFAULT_CAPACITY: u32 = 1 << 21;
     /// The largest capacity accepted (2^28 nodes, 8 GiB for card games).
     pub const MAX_CAPACITY: u32 = 1 << 28;
-    /// Bytes per node for this move type (32 for [`crate::Card`]).
-    pub const BYTES_PER_NODE: usize = std::mem::size_of::<Node<M>>();
+    /// Bytes per node for this move type (32 for [`crate::Card`]: 16 of links, 16 of statistics).
+    pub const BYTES_PER_NODE: usize =
+        std::mem::size_of::<Links<M>>() + std::mem::size_of::<Stats>();
 
-    fn layout(capacity: u32) -> Layout {
-        let size = std::mem::size_of::<Node<M>>() * capacity as usize;
-        let align = std::mem::align_of::<Node<M>>().max(CACHE_LINE);
-        Layout::from_size_align(size, align).expect("capacity checked in Tree::new")
+    /// The layouts of the links and statistics arrays, each starting on a cache line.
+    fn layouts(capacity: u32) -> (Layout, Layout) {
+        fn layout<T>(capacity: u32) -> Layout {
+            let size = std::mem::size_of::<T>() * capacity as usize;
+            let align = std::mem::align_of::<T>().max(CACHE_LINE);
+            Layout::from_size_align(size, align).expect("capacity checked in Tree::new")
+        }
+        (layout::<Links<M>>(capacity), layout::<Stats>(capacity))
     }
 
-    /// Nodes per cache line when nodes tile lines exactly (2 for card games), else 1.
-    const NODES_PER_LINE: u32 = if CACHE_LINE.is_multiple_of(std::mem::size_of::<Node<M>>()) {
-        (CACHE_LINE / std::mem::size_of::<Node<M>>()) as u32
-    } else {
-        1
+    /// Nodes per cache line in both arrays when their entries tile lines exactly (4 for card
+    /// games), else 1.
+    const NODES_PER_LINE: u32 = {
+        let links = std::mem::size_of::<Links<M>>();
+        let stats = std::mem::size_of::<Stats>();
+        if CACHE_LINE.is_multiple_of(links) && CACHE_LINE.is_multiple_of(stats) {
+            let bigger = if links > stats { links } else { stats };
+            (CACHE_LINE / bigger) as u32
+        } else {
+            1
+        }
     };
 
     /// An empty arena for `capacity` nodes.
@@ -246,11 +312,19 @@ impl<M> Tree<M> {
             return Err(TreeError::Capacity(capacity));
         }
         let capacity = capacity as u32;
-        // SAFETY: the layout has non-zero size (`Node` is never zero-sized).
-        let ptr = unsafe { alloc(Self::layout(capacity)) };
-        let base = NonNull::new(ptr.cast()).ok_or(TreeError::OutOfMemory(capacity))?;
+        let (links_layout, stats_layout) = Self::layouts(capacity);
+        // SAFETY: both layouts have non-zero size (neither half of a node is zero-sized).
+        let links = NonNull::new(unsafe { alloc(links_layout) }.cast::<Links<M>>())
+            .ok_or(TreeError::OutOfMemory(capacity))?;
+        // SAFETY: as above.
+        let Some(stats) = NonNull::new(unsafe { alloc(stats_layout) }.cast::<Stats>()) else {
+            // SAFETY: allocated just above with this layout.
+            unsafe { dealloc(links.as_ptr().cast(), links_layout) };
+            return Err(TreeError::OutOfMemory(capacity));
+        };
         Ok(Tree {
-            base,
+            links,
+            stats,
             capacity,
             len: CachePadded::new(AtomicU32::new(0)),
             roots: 0,
@@ -302,7 +376,7 @@ impl<M: Copy> Tree<M> {
         let roots = roots.min(self.capacity);
         for r in 0..roots {
             // SAFETY: `&mut self`: no other reference to any slot exists.
-            unsafe { self.write_slot(r, Node::new(None, 0, NodeId::NONE, 0, 0, 0)) };
+            unsafe { self.write_slot(r, &NewNode::ROOT) };
         }
         self.roots = roots;
         self.padded = shared;
@@ -319,25 +393,30 @@ impl<M: Copy> Tree<M> {
 
     /// The node `id`, which must have been reached from a root through published links.
     #[inline]
-    pub(crate) fn node(&self, id: NodeId) -> &Node<M> {
+    pub(crate) fn node(&self, id: NodeId) -> Node<'_, M> {
         debug_assert!(id.0 < self.len());
         // SAFETY: `id` came from a root or a published link, so its slot was fully written
-        // (before the `Release` that published it) and is never written again in this search.
-        unsafe { &*self.base.as_ptr().add(id.index()) }
+        // (before the `Release` that published it) and is only changed through atomics since.
+        unsafe {
+            Node {
+                links: &*self.links.as_ptr().add(id.index()),
+                stats: &*self.stats.as_ptr().add(id.index()),
+            }
+        }
     }
 
     /// Sets the visit count of every root (for searches that do not count them as they go).
     pub(crate) fn set_root_visits(&mut self, visits: u64) {
         let visits = visits.min(u32::MAX as u64) as u32;
         for r in 0..self.roots {
-            *self.node_mut(NodeId(r)).visits.get_mut() = visits;
+            *self.stats_mut(NodeId(r)).visits.get_mut() = visits;
         }
     }
 
-    fn node_mut(&mut self, id: NodeId) -> &mut Node<M> {
+    fn stats_mut(&mut self, id: NodeId) -> &mut Stats {
         assert!(id.0 < self.len());
         // SAFETY: `&mut self`, and `id` is a written slot (a root, below `len`).
-        unsafe { &mut *self.base.as_ptr().add(id.index()) }
+        unsafe { &mut *self.stats.as_ptr().add(id.index()) }
     }
 
     /// True when `id` is one of the roots.
@@ -379,10 +458,13 @@ impl<M: Copy> Tree<M> {
     /// `i < capacity`, and no other thread can reach slot `i`: it was just handed out by the
     /// bump allocator and not yet published, or the caller holds `&mut Tree`.
     #[inline]
-    unsafe fn write_slot(&self, i: u32, node: Node<M>) {
+    unsafe fn write_slot(&self, i: u32, node: &NewNode<M>) {
         debug_assert!(i < self.capacity);
         // SAFETY: guaranteed by the caller.
-        unsafe { self.base.as_ptr().add(i as usize).write(node) }
+        unsafe {
+            self.links.as_ptr().add(i as usize).write(node.links());
+            self.stats.as_ptr().add(i as usize).write(node.stats());
+        }
     }
 
     /// An exclusive handle: plain loads and stores, one thread.
@@ -429,7 +511,7 @@ pub(crate) struct Children<'t, M> {
 }
 
 impl<'t, M: Copy> Iterator for Children<'t, M> {
-    type Item = (NodeId, &'t Node<M>);
+    type Item = (NodeId, Node<'t, M>);
 
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
@@ -575,7 +657,7 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
 
     /// The node `id`.
     #[inline]
-    pub(crate) fn node(&self, id: NodeId) -> &'t Node<M> {
+    pub(crate) fn node(&self, id: NodeId) -> Node<'t, M> {
         self.tree.node(id)
     }
 
@@ -583,7 +665,7 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
     #[inline]
     pub(crate) fn lock(&self, id: NodeId) {
         if A::LOCKED {
-            self.node(id).lock.lock();
+            self.node(id).links.lock.lock();
         }
     }
 
@@ -592,7 +674,7 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
     pub(crate) fn unlock(&self, id: NodeId) {
         if A::LOCKED {
             // SAFETY: callers pair every `unlock` with their own earlier `lock`.
-            unsafe { self.node(id).lock.unlock() };
+            unsafe { self.node(id).links.lock.unlock() };
         }
     }
 
@@ -606,7 +688,21 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
     /// and rewards stay exact.
     #[inline]
     pub(crate) fn add_avail(&self, id: NodeId, by: u32) {
-        add_u32::<Exclusive>(&self.node(id).avail, by);
+        add_u32::<Exclusive>(&self.node(id).stats.avail, by);
+    }
+
+    /// Adds `by` passes to root `id`'s availability counter, exactly (an atomic add in shared
+    /// trees: threads add their passes in batches, and a lost batch would be a visible error).
+    #[inline]
+    pub(crate) fn add_root_passes(&self, id: NodeId, by: u32) {
+        debug_assert!(self.tree.is_root(id));
+        let cell = &self.node(id).stats.avail;
+        if A::ATOMIC_LINKS {
+            // Also under `Locked`: the last batch is added after the walk, without the lock.
+            cell.fetch_add(by, Relaxed);
+        } else {
+            add_u32::<A>(cell, by);
+        }
     }
 
     /// Marks this thread as searching below `id`, as `entry` says.
@@ -614,8 +710,8 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
     pub(crate) fn enter(&self, id: NodeId, entry: Entry) {
         match entry {
             Entry::Unmarked => {}
-            Entry::VirtualLoss => add_u32::<A>(&self.node(id).virtual_loss, 1),
-            Entry::EarlyVisit => add_u32::<A>(&self.node(id).visits, 1),
+            Entry::VirtualLoss => add_u32::<A>(&self.node(id).links.virtual_loss, 1),
+            Entry::EarlyVisit => add_u32::<A>(&self.node(id).stats.visits, 1),
         }
     }
 
@@ -626,11 +722,11 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
         let n = self.node(id);
         let visits = visits - (entry == Entry::EarlyVisit) as u32;
         if visits > 0 {
-            add_u32::<A>(&n.visits, visits);
+            add_u32::<A>(&n.stats.visits, visits);
         }
-        add_f64::<A>(&n.reward, reward);
+        add_f64::<A>(&n.stats.reward, reward);
         if entry == Entry::VirtualLoss {
-            sub_u32::<A>(&n.virtual_loss, 1);
+            sub_u32::<A>(&n.links.virtual_loss, 1);
         }
     }
 
@@ -683,8 +779,20 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
             }
             tree.len.store(i + 1, Relaxed);
             // SAFETY: slot `i` is past every published node and this handle is exclusive.
-            unsafe { tree.write_slot(i, Node::new(Some(mv), seat, head, visits, vl, avail)) };
-            p.first_child.store(i, Relaxed);
+            unsafe {
+                tree.write_slot(
+                    i,
+                    &NewNode {
+                        mv: Some(mv),
+                        seat,
+                        next_sibling: head,
+                        visits,
+                        virtual_loss: vl,
+                        avail,
+                    },
+                )
+            };
+            p.links.first_child.store(i, Relaxed);
             return Some(NodeId(i));
         }
         let i = if tree.padded && tree.is_root(parent) {
@@ -720,10 +828,26 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
         }
         let mut head = head;
         // SAFETY: `fetch_add` handed slot `i` to this thread alone; nothing links to it yet.
-        unsafe { tree.write_slot(i, Node::new(Some(mv), seat, head, visits, vl, avail)) };
+        unsafe {
+            tree.write_slot(
+                i,
+                &NewNode {
+                    mv: Some(mv),
+                    seat,
+                    next_sibling: head,
+                    visits,
+                    virtual_loss: vl,
+                    avail,
+                },
+            )
+        };
         let me = tree.node(NodeId(i));
         loop {
-            match p.first_child.compare_exchange(head.0, i, Release, Acquire) {
+            match p
+                .links
+                .first_child
+                .compare_exchange(head.0, i, Release, Acquire)
+            {
                 Ok(_) => return Some(NodeId(i)),
                 Err(seen) => {
                     // Someone linked children meanwhile: maybe our move.
@@ -737,7 +861,7 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
                         c = n.next_sibling();
                     }
                     head = NodeId(seen);
-                    me.next_sibling.store(seen, Relaxed);
+                    me.links.next_sibling.store(seen, Relaxed);
                 }
             }
         }
@@ -752,6 +876,8 @@ mod tests {
     #[test]
     fn a_card_node_is_32_bytes() {
         assert_eq!(Tree::<Card>::BYTES_PER_NODE, 32);
+        assert_eq!(std::mem::size_of::<Links<Card>>(), 16);
+        assert_eq!(std::mem::size_of::<Stats>(), 16);
     }
 
     #[test]
@@ -936,7 +1062,8 @@ mod tests {
 
     #[test]
     fn a_full_shared_tree_still_finds_a_child_linked_meanwhile() {
-        let mut tree = Tree::<u8>::new(4).unwrap();
+        // Room for the root's cache line and one root child's.
+        let mut tree = Tree::<u8>::new(2 * Tree::<u8>::NODES_PER_LINE as u64).unwrap();
         tree.reset_shared(1);
         let t = tree.shared();
         let root = NodeId(0);

@@ -36,6 +36,11 @@ pub(crate) struct Walker {
     compatible: Vec<NodeId>,
     /// This thread's arena slots (shared trees).
     slots: Slots,
+    /// Passes through `pending_root` not yet added to its availability counter (ISMCTS).
+    root_pending: u32,
+    pending_root: NodeId,
+    /// Passes gathered before they are added: 1 (exact) for a walker that owns its tree.
+    root_batch: u32,
 }
 
 /// `ln(x)` for `x >= 1`, inlined: UCB takes one logarithm per child per level, and a libm call
@@ -84,6 +89,13 @@ impl Best {
 }
 
 impl Walker {
+    /// Root passes a tree-parallel walker gathers before adding them to the shared root's
+    /// availability counter. Every iteration passes through the root, so adding each one
+    /// would move the root's cache line between the threads' cores once per iteration; in
+    /// batches the counter lags by at most `ROOT_BATCH - 1` passes per other thread, a few in
+    /// the thousands that the logarithm in UCB barely sees.
+    pub(crate) const ROOT_BATCH: u32 = 8;
+
     /// A walker for one thread. `track_virtual_loss` is for tree-parallel walks.
     pub(crate) fn new(ucb: Ucb, track_virtual_loss: bool) -> Walker {
         let entry = match (track_virtual_loss, ucb.virtual_loss) {
@@ -97,6 +109,25 @@ impl Walker {
             path: Vec::with_capacity(64),
             compatible: Vec::with_capacity(64),
             slots: Slots::default(),
+            root_pending: 0,
+            pending_root: NodeId::NONE,
+            root_batch: if track_virtual_loss {
+                Self::ROOT_BATCH
+            } else {
+                1
+            },
+        }
+    }
+
+    /// Adds the root passes this walker still holds to `root`'s availability; a tree-parallel
+    /// thread calls it once its last iteration is backed up.
+    pub(crate) fn flush_root_passes<M: Copy + PartialEq, A: Access>(
+        &mut self,
+        tree: TreeRef<'_, M, A>,
+    ) {
+        if self.root_pending > 0 {
+            tree.add_root_passes(self.pending_root, self.root_pending);
+            self.root_pending = 0;
         }
     }
 
@@ -142,7 +173,16 @@ impl Walker {
             let mut best = Best::NONE;
             // Root children count availability relative to the root (see Tree::availability).
             let at_root = self.path.len() == 1;
-            let avail_base = if AVAIL && at_root { here.avail() } else { 0 };
+            // This thread's own passes not yet added count too.
+            if AVAIL && at_root && node != self.pending_root {
+                self.flush_root_passes(tree);
+                self.pending_root = node;
+            }
+            let avail_base = if AVAIL && at_root {
+                here.avail().wrapping_add(self.root_pending)
+            } else {
+                0
+            };
             if !head.is_none() {
                 let ln_parent = if AVAIL {
                     0.0
@@ -197,7 +237,10 @@ impl Walker {
             }
             if AVAIL {
                 if at_root {
-                    tree.add_avail(node, weight);
+                    self.root_pending += weight;
+                    if self.root_pending >= self.root_batch {
+                        self.flush_root_passes(tree);
+                    }
                 } else {
                     for &id in &self.compatible {
                         tree.add_avail(id, weight);
