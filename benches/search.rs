@@ -71,6 +71,13 @@ impl GameVisitor for Bench<'_> {
 }
 
 fn search(c: &mut Criterion) {
+    // Shared-tree throughput depends on it (see `cardsearch::harness::machine`): printed so a
+    // result can be read against the machine's state when it was taken.
+    let handoff = cardsearch::harness::machine::quick_handoff_latency();
+    println!(
+        "core-to-core hand-off: {:.0} ns one way",
+        handoff.as_secs_f64() * 1e9
+    );
     for info in games::all() {
         games::dispatch(&Spec::named(info.name), Bench { c, game: info.name })
             .expect("a registered game");

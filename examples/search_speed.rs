@@ -3,12 +3,19 @@
 //! ```text
 //! cargo run --release --example search_speed -- speed [GAME…] [--agent SPEC]… [--iterations N] [--runs R]
 //! cargo run --release --example search_speed -- overshoot [GAME…] [--agent SPEC]… [--ms T] [--runs R]
+//! cargo run --release --example search_speed -- latency
+//! cargo run --release --example search_speed -- ratio [GAME…] [--agent SPEC] [--modes M,…] [--rounds N] [--runs R]
 //! ```
 //!
 //! `speed` reports iterations per second of fixed-iteration searches from each game's first
 //! decision with a choice: the median over runs by wall time, and the total over runs by the
-//! process's CPU time (Linux), which stays meaningful on a loaded machine for one-thread searches. `overshoot` runs fixed-time searches and reports how
-//! long after the budget the move came back: median, 99th percentile and maximum.
+//! process's CPU time (Linux), which stays meaningful on a loaded machine for one-thread
+//! searches. `overshoot` runs fixed-time searches and reports how long after the budget the move
+//! came back: median, 99th percentile and maximum. `latency` prints the one-way core-to-core
+//! hand-off time (`cardsearch::harness::machine`), which bounds what shared-tree modes gain from
+//! a second thread; `speed` prints it too, before its runs. `ratio` measures 2-thread / 1-thread
+//! iterations per second of every parallel mode in rounds, each round with the machine's state
+//! beside it (see `ratios`).
 
 use std::time::{Duration, Instant};
 
@@ -22,6 +29,8 @@ struct Run<'a> {
     budget: Budget,
     runs: usize,
     overshoot: bool,
+    /// Print nothing; `visit` still returns each agent's median.
+    quiet: bool,
 }
 
 /// CPU seconds used by this process so far (all threads), from `/proc/self/stat` on Linux.
@@ -40,9 +49,11 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 }
 
 impl GameVisitor for Run<'_> {
-    type Output = ();
+    /// The median (iterations/s, or overshoot µs) of each agent, in order.
+    type Output = Vec<f64>;
 
-    fn visit<G: GameDef>(self, config: G::Config) {
+    fn visit<G: GameDef>(self, config: G::Config) -> Vec<f64> {
+        let mut medians = Vec::with_capacity(self.agents.len());
         let mut rng = rng_from_seed(1);
         let mut state = G::new_game(&config, &mut rng);
         while !state.is_terminal() && state.legal_moves().len() < 2 {
@@ -76,8 +87,10 @@ impl GameVisitor for Run<'_> {
             }
             let cpu = cpu_start.zip(cpu_seconds()).map(|(a, b)| b - a);
             samples.sort_by(|a, b| a.partial_cmp(b).unwrap());
+            medians.push(percentile(&samples, 0.5));
             let name = G::NAME;
-            if self.overshoot {
+            if self.quiet {
+            } else if self.overshoot {
                 println!(
                     "{name:8} {spec:40} overshoot µs: median {:8.1}  p99 {:8.1}  max {:8.1}  ({} it/move)",
                     percentile(&samples, 0.5),
@@ -98,30 +111,44 @@ impl GameVisitor for Run<'_> {
                 );
             }
         }
+        medians
     }
 }
 
 fn main() {
     let mut args = std::env::args().skip(1);
     let mode = args.next().unwrap_or_else(|| "speed".into());
-    let overshoot = match mode.as_str() {
-        "speed" => false,
-        "overshoot" => true,
-        other => {
-            eprintln!("unknown mode '{other}' (speed or overshoot)");
-            std::process::exit(2);
-        }
-    };
+    if !["speed", "overshoot", "latency", "ratio"].contains(&mode.as_str()) {
+        eprintln!("unknown mode '{mode}' (speed, overshoot, latency or ratio)");
+        std::process::exit(2);
+    }
+    let overshoot = mode == "overshoot";
     let (mut game_names, mut agent_specs) = (Vec::new(), Vec::new());
     let (mut iterations, mut ms, mut runs) = (10_000u64, 10u64, if overshoot { 200 } else { 20 });
+    let mut rounds = 10usize;
+    let mut modes = "root,tree,tree-locked,leaf".to_string();
     while let Some(a) = args.next() {
         let mut value = || args.next().expect("a value after the flag");
+        let number = |v: String| -> u64 {
+            v.parse().unwrap_or_else(|_| {
+                eprintln!("'{v}' is not a number");
+                std::process::exit(2)
+            })
+        };
         match a.as_str() {
             "--agent" => agent_specs.push(value()),
-            "--iterations" => iterations = value().parse().expect("a number"),
-            "--ms" => ms = value().parse().expect("a number"),
-            "--runs" => runs = value().parse().expect("a number"),
+            "--iterations" => iterations = number(value()),
+            "--ms" => ms = number(value()),
+            "--runs" => runs = number(value()) as usize,
+            "--rounds" => rounds = number(value()) as usize,
+            "--modes" => modes = value(),
             _ => game_names.push(a),
+        }
+    }
+    if mode == "latency" || mode == "speed" {
+        println!("core-to-core hand-off: {:.0} ns one way", handoff_ns());
+        if mode == "latency" {
+            return;
         }
     }
     if game_names.is_empty() {
@@ -135,17 +162,102 @@ fn main() {
     } else {
         Budget::iterations(iterations)
     };
-    for game in &game_names {
-        let spec: Spec = game.parse().expect("a game spec");
+    let measure = |game: &str, agents: &[String], quiet: bool| -> Vec<f64> {
+        let spec: Spec = game.parse().unwrap_or_else(|e| {
+            eprintln!("{e}");
+            std::process::exit(2)
+        });
         let run = Run {
-            agents: &agent_specs,
+            agents,
             budget,
             runs,
             overshoot,
+            quiet,
         };
-        if let Err(e) = games::dispatch(&spec, run) {
+        games::dispatch(&spec, run).unwrap_or_else(|e| {
             eprintln!("{e}");
-            std::process::exit(2);
+            std::process::exit(2)
+        })
+    };
+    if mode == "ratio" {
+        let modes: Vec<&str> = modes.split(',').collect();
+        ratios(&game_names, &agent_specs[0], &modes, rounds, &measure);
+        return;
+    }
+    for game in &game_names {
+        measure(game, &agent_specs, false);
+    }
+}
+
+/// One-way core-to-core hand-off time in nanoseconds.
+fn handoff_ns() -> f64 {
+    cardsearch::harness::machine::quick_handoff_latency().as_secs_f64() * 1e9
+}
+
+/// Rounds of 2-thread / 1-thread ratios for every game and parallel mode. In each round every
+/// mode's one-thread and two-thread searches run back to back, so each ratio compares two
+/// measurements taken seconds apart, and the round records the machine's state first: the
+/// core-to-core hand-off time and how many cores two busy threads get. On a virtual machine
+/// both change over minutes with the host's placement. A round is "clean" when two busy threads
+/// got two cores (capacity ≥ 1.9) as it started; the hand-off time is not a filter but part of
+/// what is measured (a real machine's cores are that far apart too), so it is printed beside.
+fn ratios(
+    games: &[String],
+    agent: &str,
+    modes: &[&str],
+    rounds: usize,
+    measure: &dyn Fn(&str, &[String], bool) -> Vec<f64>,
+) {
+    let capacity_work = 30_000_000;
+    let mut all: Vec<(bool, String, &str, f64)> = Vec::new();
+    println!("round  hand-off ns  capacity  game     mode          1T it/s    2T it/s  ratio");
+    for round in 1..=rounds {
+        let latency = handoff_ns();
+        let capacity = cardsearch::harness::machine::two_thread_capacity(capacity_work);
+        let clean = capacity >= 1.9;
+        for game in games {
+            for &mode in modes {
+                let agents = [
+                    format!("{agent}:parallel={mode},threads=1"),
+                    format!("{agent}:parallel={mode},threads=2"),
+                ];
+                let m = measure(game, &agents, true);
+                let ratio = m[1] / m[0];
+                println!(
+                    "{round:5}  {latency:11.0}  {capacity:8.2}  {game:8} {mode:12} {:10.0} {:10.0}  {ratio:5.2}{}",
+                    m[0],
+                    m[1],
+                    if clean { "" } else { "  (not clean)" }
+                );
+                all.push((clean, game.clone(), mode, ratio));
+            }
+        }
+    }
+    let median = |mut v: Vec<f64>| -> Option<f64> {
+        v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        (!v.is_empty()).then(|| v[v.len() / 2])
+    };
+    println!("\nmedian 2T/1T ratio   game     mode          all rounds   clean rounds");
+    for game in games {
+        for &mode in modes {
+            let pick = |clean_only: bool| {
+                median(
+                    all.iter()
+                        .filter(|r| &r.1 == game && r.2 == mode && (r.0 || !clean_only))
+                        .map(|r| r.3)
+                        .collect(),
+                )
+            };
+            let show = |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{x:.2}"));
+            let clean_rounds = all
+                .iter()
+                .filter(|r| &r.1 == game && r.2 == mode && r.0)
+                .count();
+            println!(
+                "                     {game:8} {mode:12} {:>10}   {:>6} ({clean_rounds} of {rounds})",
+                show(pick(false)),
+                show(pick(true)),
+            );
         }
     }
 }

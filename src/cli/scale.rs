@@ -119,6 +119,9 @@ pub fn run(args: &ScaleArgs) -> Result<(), String> {
         deals: args.deals,
         seed: args.seed,
     };
+    // Shared-tree speedups depend on how fast a cache line moves between cores, which on a
+    // virtual machine changes with the host's placement: measured on both sides of the run.
+    let handoff_before = handoff_latency_ns();
     let rows = games::dispatch(
         &plan.game.clone(),
         ScaleVisitor {
@@ -127,10 +130,14 @@ pub fn run(args: &ScaleArgs) -> Result<(), String> {
         },
     )
     .map_err(|e| e.to_string())??;
+    let handoff_after = handoff_latency_ns();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!(
         "{} on {}, {} ms per move, {} speed positions, {} deals per strength match, {cores} cores",
         plan.agent, plan.game, plan.time_ms, plan.positions, plan.deals
+    );
+    println!(
+        "core-to-core hand-off: {handoff_before:.0} ns one way before the run, {handoff_after:.0} ns after"
     );
     print!("{}", to_table(&rows));
     let with_ext = |ext: &str| {
@@ -144,13 +151,31 @@ pub fn run(args: &ScaleArgs) -> Result<(), String> {
     write(with_ext(".csv"), to_csv(&rows))?;
     write(
         with_ext(".json"),
-        serde_json::to_string_pretty(&rows).expect("serialisable") + "\n",
+        serde_json::to_string_pretty(&serde_json::json!({
+            "game": plan.game.to_string(),
+            "agent": plan.agent.to_string(),
+            "time_ms": plan.time_ms,
+            "positions": plan.positions,
+            "deals": plan.deals,
+            "seed": plan.seed,
+            "cores": cores,
+            "handoff_ns_before": handoff_before,
+            "handoff_ns_after": handoff_after,
+            "rows": rows,
+        }))
+        .expect("serialisable")
+            + "\n",
     )?;
     let title = format!(
-        "{} on {}, {} ms/move ({cores} cores)",
+        "{} on {}, {} ms/move ({cores} cores, hand-off {handoff_before:.0}/{handoff_after:.0} ns)",
         plan.agent, plan.game, plan.time_ms
     );
     scaling_svg(&rows, &title, &with_ext(".svg"))?;
     println!("wrote {0}.csv, {0}.json, {0}.svg", args.out.display());
     Ok(())
+}
+
+/// One-way core-to-core hand-off time in nanoseconds (see `harness::machine`).
+fn handoff_latency_ns() -> f64 {
+    crate::harness::machine::quick_handoff_latency().as_secs_f64() * 1e9
 }

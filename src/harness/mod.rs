@@ -1,6 +1,7 @@
 //! The match harness: fair seating, deals, budgets, statistics and logs.
 
 pub mod log;
+pub mod machine;
 pub mod plot;
 pub mod runner;
 pub mod scaling;
