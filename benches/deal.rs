@@ -8,7 +8,7 @@ mod common;
 use cardsearch::deal::{ConstrainedDeal, Holder};
 use cardsearch::game::rng_from_seed;
 use cardsearch::games::{GameDef, Sueca};
-use cardsearch::{CardSet, DealSampler, Game, HiddenInfo, MoveSet, Suit};
+use cardsearch::{CardSet, DealSampler, Game, HiddenInfo, Suit};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 /// A real Sueca position after four tricks in which two of the observer's opponents have shown

@@ -189,6 +189,9 @@ fn main() {
     }
 }
 
+/// Measures `(game, agents, quiet)`: each agent's median iterations per second.
+type Measure<'a> = dyn Fn(&str, &[String], bool) -> Vec<f64> + 'a;
+
 /// One-way core-to-core hand-off time in nanoseconds.
 fn handoff_ns() -> f64 {
     cardsearch::harness::machine::quick_handoff_latency().as_secs_f64() * 1e9
@@ -201,13 +204,7 @@ fn handoff_ns() -> f64 {
 /// both change over minutes with the host's placement. A round is "clean" when two busy threads
 /// got two cores (capacity ≥ 1.9) as it started; the hand-off time is not a filter but part of
 /// what is measured (a real machine's cores are that far apart too), so it is printed beside.
-fn ratios(
-    games: &[String],
-    agent: &str,
-    modes: &[&str],
-    rounds: usize,
-    measure: &dyn Fn(&str, &[String], bool) -> Vec<f64>,
-) {
+fn ratios(games: &[String], agent: &str, modes: &[&str], rounds: usize, measure: &Measure<'_>) {
     let capacity_work = 30_000_000;
     let mut all: Vec<(bool, String, &str, f64)> = Vec::new();
     println!("round  hand-off ns  capacity  game     mode          1T it/s    2T it/s  ratio");

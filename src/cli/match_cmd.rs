@@ -146,11 +146,11 @@ struct Console {
 
 impl MatchObserver for Console {
     fn game_finished(&mut self, record: &GameRecord, report: &MatchReport, done: u64, total: u64) {
-        if let Some(out) = &mut self.out {
-            if let Err(e) = out.write(record) {
-                self.error
-                    .get_or_insert(format!("cannot write game log: {e}"));
-            }
+        if let Some(out) = &mut self.out
+            && let Err(e) = out.write(record)
+        {
+            self.error
+                .get_or_insert(format!("cannot write game log: {e}"));
         }
         self.bar.set_length(total);
         self.bar.set_position(done);

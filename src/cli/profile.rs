@@ -106,7 +106,7 @@ impl GameVisitor for SearchLoad<'_> {
 
 /// Runs `cardsearch profile`.
 pub fn run(args: &ProfileArgs) -> Result<(), String> {
-    if !(args.seconds > 0.0) || !args.seconds.is_finite() {
+    if !args.seconds.is_finite() || args.seconds <= 0.0 {
         return Err(format!("--seconds must be positive, not {}", args.seconds));
     }
     if args.iterations == 0 || args.frequency <= 0 {

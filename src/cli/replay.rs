@@ -81,12 +81,12 @@ pub fn run(args: &ReplayArgs) -> Result<(), String> {
         // Trick-taking games: a rule after each completed trick, naming who leads next (the
         // trick's winner in every game here).
         let tricks = replayed.tricks_after[i];
-        if let (Some(t), Some(before)) = (tricks, tricks_before) {
-            if t > before {
-                match replayed.plies.get(i + 1) {
-                    Some((leader, ..)) => println!("  ── trick {t} complete; seat {leader} leads"),
-                    None => println!("  ── trick {t} complete"),
-                }
+        if let (Some(t), Some(before)) = (tricks, tricks_before)
+            && t > before
+        {
+            match replayed.plies.get(i + 1) {
+                Some((leader, ..)) => println!("  ── trick {t} complete; seat {leader} leads"),
+                None => println!("  ── trick {t} complete"),
             }
         }
         tricks_before = tricks;

@@ -185,7 +185,7 @@ impl std::str::FromStr for Sprt {
             a.trim().parse().map_err(|_| err())?,
             b.trim().parse().map_err(|_| err())?,
         );
-        if !(e0 < e1) || !e0.is_finite() || !e1.is_finite() {
+        if !e0.is_finite() || !e1.is_finite() || e0 >= e1 {
             return Err(err());
         }
         Ok(Sprt::new(e0, e1))
