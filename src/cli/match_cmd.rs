@@ -203,14 +203,17 @@ impl GameVisitor for MatchVisitor<'_> {
 /// Runs `cardsearch match`.
 pub fn run(args: &MatchArgs) -> Result<(), String> {
     let cfg = args.config()?;
+    // An agent's own `iterations=` or `time_ms=` replaces the match budget for that agent.
+    let own_budget = |spec: &Spec| spec.has("iterations") || spec.has("time_ms");
+    let budget = match (own_budget(&cfg.a), own_budget(&cfg.b)) {
+        (true, true) => "each agent's own budget".to_string(),
+        (true, false) => format!("B {} per move, A its own budget", cfg.budget.describe()),
+        (false, true) => format!("A {} per move, B its own budget", cfg.budget.describe()),
+        (false, false) => format!("{} per move", cfg.budget.describe()),
+    };
     let header = format!(
-        "{}: A = {} vs B = {}, {} deals, {} per move, seed {}",
-        cfg.game,
-        cfg.a,
-        cfg.b,
-        cfg.deals,
-        cfg.budget.describe(),
-        cfg.seed
+        "{}: A = {} vs B = {}, {} deals, {budget}, seed {}",
+        cfg.game, cfg.a, cfg.b, cfg.deals, cfg.seed
     );
     let game = cfg.game.clone();
     let report =
