@@ -770,7 +770,14 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
             Entry::EarlyVisit => (1, 0),
         };
         let p = tree.node(parent);
-        let avail = tree.initial_avail(parent);
+        let new = NewNode {
+            mv: Some(mv),
+            seat,
+            next_sibling: head,
+            visits,
+            virtual_loss: vl,
+            avail: tree.initial_avail(parent),
+        };
         if !A::ATOMIC_LINKS {
             debug_assert_eq!(head, p.first_child());
             let i = tree.len.load(Relaxed);
@@ -779,19 +786,7 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
             }
             tree.len.store(i + 1, Relaxed);
             // SAFETY: slot `i` is past every published node and this handle is exclusive.
-            unsafe {
-                tree.write_slot(
-                    i,
-                    &NewNode {
-                        mv: Some(mv),
-                        seat,
-                        next_sibling: head,
-                        visits,
-                        virtual_loss: vl,
-                        avail,
-                    },
-                )
-            };
+            unsafe { tree.write_slot(i, &new) };
             p.links.first_child.store(i, Relaxed);
             return Some(NodeId(i));
         }
@@ -828,19 +823,7 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
         }
         let mut head = head;
         // SAFETY: `fetch_add` handed slot `i` to this thread alone; nothing links to it yet.
-        unsafe {
-            tree.write_slot(
-                i,
-                &NewNode {
-                    mv: Some(mv),
-                    seat,
-                    next_sibling: head,
-                    visits,
-                    virtual_loss: vl,
-                    avail,
-                },
-            )
-        };
+        unsafe { tree.write_slot(i, &new) };
         let me = tree.node(NodeId(i));
         loop {
             match p
