@@ -12,7 +12,8 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use cardsearch::agents;
 use cardsearch::game::rng_from_seed;
 use cardsearch::games::{self, GameDef, GameVisitor};
-use cardsearch::{Budget, MoveSet, Spec, View};
+use cardsearch::harness::scaling::first_choice_position;
+use cardsearch::{Budget, Spec, View};
 
 /// Iterations per search.
 const ITERATIONS: u64 = 10_000;
@@ -41,13 +42,7 @@ impl GameVisitor for Bench<'_> {
     type Output = ();
 
     fn visit<G: GameDef>(self, config: G::Config) {
-        let mut rng = rng_from_seed(1);
-        let mut state = G::new_game(&config, &mut rng);
-        // The first decision with a choice: play out forced moves.
-        while !state.is_terminal() && state.legal_moves().len() < 2 {
-            let mv = state.legal_moves().random(&mut rng);
-            state.play(mv);
-        }
+        let state: G = first_choice_position(&config);
         let seat = state.current_seat();
         let mut group = self.c.benchmark_group(format!("search/{}", self.game));
         group.throughput(Throughput::Elements(ITERATIONS));

@@ -22,7 +22,8 @@ use std::time::{Duration, Instant};
 use cardsearch::agents;
 use cardsearch::game::rng_from_seed;
 use cardsearch::games::{self, GameDef, GameVisitor};
-use cardsearch::{Budget, MoveSet, Spec, View};
+use cardsearch::harness::scaling::first_choice_position;
+use cardsearch::{Budget, Spec, View};
 
 struct Run<'a> {
     agents: &'a [String],
@@ -54,12 +55,7 @@ impl GameVisitor for Run<'_> {
 
     fn visit<G: GameDef>(self, config: G::Config) -> Vec<f64> {
         let mut medians = Vec::with_capacity(self.agents.len());
-        let mut rng = rng_from_seed(1);
-        let mut state = G::new_game(&config, &mut rng);
-        while !state.is_terminal() && state.legal_moves().len() < 2 {
-            let mv = state.legal_moves().random(&mut rng);
-            state.play(mv);
-        }
+        let state: G = first_choice_position(&config);
         let seat = state.current_seat();
         for spec in self.agents {
             let mut agent = match agents::build::<G>(&spec.parse::<Spec>().unwrap()) {

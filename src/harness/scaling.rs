@@ -76,6 +76,18 @@ pub fn agent_spec(base: &Spec, mode: &str, threads: usize) -> Spec {
     s
 }
 
+/// The position the search bench and `examples/search_speed` time: the game dealt from seed 1,
+/// played on through forced moves to its first decision with a choice.
+pub fn first_choice_position<G: GameDef>(config: &G::Config) -> G {
+    let mut rng = rng_from_seed(1);
+    let mut state = G::new_game(config, &mut rng);
+    while !state.is_terminal() && state.legal_moves().len() < 2 {
+        let mv = state.legal_moves().random(&mut rng);
+        state.play(mv);
+    }
+    state
+}
+
 /// Positions with a real choice, collected from seeded random games (a few per game, spread
 /// over the game so that early and late decisions both count).
 pub fn speed_positions<G: GameDef>(config: &G::Config, count: usize, seed: u64) -> Vec<G> {
