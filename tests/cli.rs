@@ -69,3 +69,69 @@ fn listings_name_every_game_and_agent() {
         assert!(agents.contains(a.name), "{agents}");
     }
 }
+
+#[test]
+fn scale_writes_its_table_csv_json_and_plot() {
+    let dir = std::env::temp_dir().join(format!("cardsearch-scale-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let prefix = dir.join("s");
+    let out = cardsearch(&[
+        "scale",
+        "--game",
+        "tricks",
+        "--modes",
+        "root,tree,leaf",
+        "--threads",
+        "1,2",
+        "--time-ms",
+        "2",
+        "--positions",
+        "2",
+        "--deals",
+        "2",
+        "--quiet",
+        "--out",
+        prefix.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("core-to-core hand-off"), "{stdout}");
+    for mode in ["root", "tree", "leaf"] {
+        assert_eq!(
+            stdout.lines().filter(|l| l.starts_with(mode)).count(),
+            2,
+            "one row per thread count for {mode}: {stdout}"
+        );
+    }
+    let csv = std::fs::read_to_string(prefix.with_extension("csv")).unwrap();
+    assert_eq!(csv.lines().count(), 1 + 6, "{csv}");
+    assert!(csv.starts_with("mode,threads,"), "{csv}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(prefix.with_extension("json")).unwrap())
+            .unwrap();
+    assert_eq!(json["rows"].as_array().map(Vec::len), Some(6), "{json}");
+    assert_eq!(json["game"], "tricks");
+    assert!(json["handoff_ns_before"].as_f64().is_some_and(|t| t > 0.0));
+    for row in json["rows"].as_array().unwrap() {
+        let score = row["score_equal_time"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&score), "{row}");
+        assert!(
+            row["iterations_per_second"].as_f64().unwrap() > 0.0,
+            "{row}"
+        );
+    }
+    let svg = std::fs::read_to_string(prefix.with_extension("svg")).unwrap();
+    assert!(svg.contains("<svg"), "not an SVG");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn scale_rejects_bad_modes_and_thread_counts() {
+    assert_clean_error(&["scale", "--modes", "root,bogus", "--quiet"], "bogus");
+    assert_clean_error(&["scale", "--threads", "1,0", "--quiet"], "threads");
+    assert_clean_error(&["scale", "--threads", "two", "--quiet"], "two");
+}
