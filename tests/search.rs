@@ -180,23 +180,28 @@ fn endgame(deal: &str, prefix: &[&str]) -> (Tricks, Card) {
     (state, winners[0])
 }
 
-#[test]
-fn every_sequential_agent_finds_the_only_winning_move() {
+/// Asserts that `spec` plays the one winning move of every endgame, for ten seeds each: a
+/// searcher that guessed would fail with probability 1 - 2^-10 per endgame.
+fn assert_wins_every_endgame(spec: &str) {
     for (deal, prefix) in ENDGAMES {
         let (state, winner) = endgame(deal, prefix);
         assert!(state.legal_moves().len() >= 2);
-        for spec in ["ismcts", "pimc", "uct"] {
-            let mut a = agent::<Tricks>(spec);
-            // Ten seeds: a searcher that guessed would fail with probability 1 - 2^-10.
-            for seed in 0..10 {
-                let d = decide(a.as_mut(), &state, 3000, seed);
-                assert_eq!(
-                    d.mv, winner,
-                    "{spec} seed {seed} on {deal}: {:?}",
-                    d.children
-                );
-            }
+        let mut a = agent::<Tricks>(spec);
+        for seed in 0..10 {
+            let d = decide(a.as_mut(), &state, 3000, seed);
+            assert_eq!(
+                d.mv, winner,
+                "{spec} seed {seed} on {deal}: {:?}",
+                d.children
+            );
         }
+    }
+}
+
+#[test]
+fn every_sequential_agent_finds_the_only_winning_move() {
+    for spec in ["ismcts", "pimc", "uct"] {
+        assert_wins_every_endgame(spec);
     }
 }
 
@@ -356,21 +361,9 @@ fn every_mode_returns_a_legal_move_on_every_game() {
 
 #[test]
 fn every_mode_finds_the_only_winning_move() {
-    for (deal, prefix) in ENDGAMES {
-        let (state, winner) = endgame(deal, prefix);
-        for algorithm in ALGORITHMS {
-            for mode in MODES {
-                let spec = with_mode(algorithm, mode);
-                let mut a = agent::<Tricks>(&spec);
-                for seed in 0..10 {
-                    let d = decide(a.as_mut(), &state, 3000, seed);
-                    assert_eq!(
-                        d.mv, winner,
-                        "{spec} seed {seed} on {deal}: {:?}",
-                        d.children
-                    );
-                }
-            }
+    for algorithm in ALGORITHMS {
+        for mode in MODES {
+            assert_wins_every_endgame(&with_mode(algorithm, mode));
         }
     }
 }
