@@ -181,6 +181,34 @@ impl Draws {
     }
 }
 
+/// Test support for games that override [`Game::random_playout`]: plays fewer than `max_plies`
+/// random moves from `start` (stopping at the end), then asserts that `random_playout` from there
+/// ends in exactly the state `reference` reaches with a generator seeded alike, and leaves the
+/// generator at the same point.
+#[cfg(test)]
+pub(crate) fn assert_playout_matches_reference<G: Game + PartialEq + std::fmt::Debug>(
+    start: G,
+    rng: &mut Rng,
+    max_plies: u32,
+    seed: u64,
+    reference: impl FnOnce(&mut G, &mut Rng),
+) {
+    let mut g = start;
+    for _ in 0..crate::cards::random_below(rng, max_plies) {
+        if g.is_terminal() {
+            break;
+        }
+        g.play(g.legal_moves().random(rng));
+    }
+    let (mut fast, mut slow) = (g.clone(), g.clone());
+    let (mut r1, mut r2) = (rng_from_seed(seed), rng_from_seed(seed));
+    fast.random_playout(&mut r1);
+    reference(&mut slow, &mut r2);
+    assert!(fast.is_terminal());
+    assert_eq!(fast, slow, "from {g:?}");
+    assert_eq!(r1, r2);
+}
+
 /// [`playout_by_moves`], with a [`Draws::restart`] before every move for which
 /// `restart(state, previous move)` says so: the reference for game-specific playouts that restart
 /// their draws at each trick (their tests say where).

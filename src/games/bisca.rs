@@ -1159,20 +1159,14 @@ mod tests {
                 exchange: game % 4 < 2,
                 ..BiscaConfig::default()
             };
-            let mut g = Bisca::new_game(&config, &mut rng);
-            for _ in 0..crate::cards::random_below(&mut rng, 44) {
-                if g.is_terminal() {
-                    break;
-                }
-                g.play(g.legal_moves().random(&mut rng));
-            }
-            let (mut fast, mut reference) = (g, g);
-            let (mut r1, mut r2) = (rng_from_seed(game), rng_from_seed(game));
-            fast.random_playout(&mut r1);
-            crate::game::playout_by_moves(&mut reference, &mut r2);
-            assert!(fast.is_terminal());
-            assert_eq!(fast, reference, "from {g:?}");
-            assert_eq!(r1, r2);
+            let start = Bisca::new_game(&config, &mut rng);
+            crate::game::assert_playout_matches_reference(
+                start,
+                &mut rng,
+                44,
+                game,
+                crate::game::playout_by_moves,
+            );
         }
     }
 

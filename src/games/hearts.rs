@@ -1250,22 +1250,12 @@ mod tests {
         let mut rng = rng_from_seed(31);
         for game in 0..3_000u64 {
             let (pass, _) = Pass::ALL[game as usize % 4];
-            let mut g = Hearts::new_game(&HeartsConfig { pass }, &mut rng);
-            for _ in 0..crate::cards::random_below(&mut rng, 64) {
-                if g.is_terminal() {
-                    break;
-                }
-                g.play(g.legal_moves().random(&mut rng));
-            }
-            let (mut fast, mut reference) = (g, g);
-            let (mut r1, mut r2) = (rng_from_seed(game), rng_from_seed(game));
-            fast.random_playout(&mut r1);
-            crate::game::playout_by_moves_restarting(&mut reference, &mut r2, |g, _| {
-                !g.is_passing() && g.in_trick == 0
+            let start = Hearts::new_game(&HeartsConfig { pass }, &mut rng);
+            crate::game::assert_playout_matches_reference(start, &mut rng, 64, game, |g, r| {
+                crate::game::playout_by_moves_restarting(g, r, |g, _| {
+                    !g.is_passing() && g.in_trick == 0
+                })
             });
-            assert!(fast.is_terminal());
-            assert_eq!(fast, reference, "from {g:?}");
-            assert_eq!(r1, r2);
         }
     }
 

@@ -860,19 +860,14 @@ mod tests {
                 dealer: game % SEATS,
                 ..config()
             };
-            let mut g = Sueca::new_game(&cfg, &mut rng);
-            for _ in 0..crate::cards::random_below(&mut rng, 40) {
-                g.play(g.legal_moves().random(&mut rng));
-            }
-            let (mut fast, mut reference) = (g, g);
-            let (mut r1, mut r2) = (rng_from_seed(game as u64), rng_from_seed(game as u64));
-            fast.random_playout(&mut r1);
-            crate::game::playout_by_moves_restarting(&mut reference, &mut r2, |g, _| {
-                g.trick().is_empty()
-            });
-            assert!(fast.is_terminal());
-            assert_eq!(fast, reference, "from {g:?}");
-            assert_eq!(r1, r2);
+            let start = Sueca::new_game(&cfg, &mut rng);
+            crate::game::assert_playout_matches_reference(
+                start,
+                &mut rng,
+                40,
+                game as u64,
+                |g, r| crate::game::playout_by_moves_restarting(g, r, |g, _| g.trick().is_empty()),
+            );
         }
     }
 
