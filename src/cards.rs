@@ -18,8 +18,6 @@ use std::hint;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not, Sub, SubAssign};
 use std::str::FromStr;
 
-use rand::RngCore;
-
 /// The four suits, in the order of their bit lanes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -365,14 +363,14 @@ impl CardSet {
 
     /// A uniformly random member; the set must not be empty.
     #[inline]
-    pub fn random<R: RngCore + ?Sized>(self, rng: &mut R) -> Card {
+    pub fn random<R: rand::Rng + ?Sized>(self, rng: &mut R) -> Card {
         debug_assert!(!self.is_empty());
         self.nth(random_below(rng, self.len() as u32) as usize)
     }
 
     /// `k` distinct cards chosen uniformly at random (all of them if `k >= len()`).
     #[inline]
-    pub fn random_subset<R: RngCore + ?Sized>(self, k: usize, rng: &mut R) -> CardSet {
+    pub fn random_subset<R: rand::Rng + ?Sized>(self, k: usize, rng: &mut R) -> CardSet {
         let n = self.len();
         if k >= n {
             return self;
@@ -462,7 +460,7 @@ impl CardList {
 /// A uniform integer in `0..n` (`n > 0`), exactly: Lemire's multiply-shift with its rejection
 /// step, which almost never loops (probability below n / 2^32).
 #[inline]
-pub fn random_below<R: RngCore + ?Sized>(rng: &mut R, n: u32) -> u32 {
+pub fn random_below<R: rand::Rng + ?Sized>(rng: &mut R, n: u32) -> u32 {
     let mut m = (rng.next_u32() as u64) * n as u64;
     if (m as u32) < n {
         let threshold = n.wrapping_neg() % n;
@@ -645,7 +643,7 @@ impl FromStr for CardSet {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rand::SeedableRng;
+    use rand::{Rng as _, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
 
     #[test]

@@ -25,7 +25,7 @@
 
 use std::fmt::Write as _;
 
-use rand::RngCore;
+use rand::Rng as _;
 
 use crate::cards::CardSet;
 use crate::game::{DealError, Rng};

@@ -10,7 +10,7 @@
 use std::fmt::{Debug, Display};
 use std::hash::Hash;
 
-use rand::RngCore;
+use rand::Rng as _;
 use smallvec::SmallVec;
 
 use crate::cards::{Card, CardSet};

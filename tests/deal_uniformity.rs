@@ -8,7 +8,7 @@ use cardsearch::cards::random_below;
 use cardsearch::deal::{ConstrainedDeal, Holder, MAX_HOLDERS};
 use cardsearch::game::rng_from_seed;
 use cardsearch::{CardSet, DealError, Rng, Suit};
-use rand::RngCore;
+use rand::Rng as _;
 
 type Split = [CardSet; MAX_HOLDERS];
 

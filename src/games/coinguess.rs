@@ -123,7 +123,7 @@ pub struct CoinSampler(CoinGuess);
 impl DealSampler<CoinGuess> for CoinSampler {
     fn sample(&self, rng: &mut Rng) -> CoinGuess {
         CoinGuess {
-            heads: rand::RngCore::next_u32(rng) & 1 == 1,
+            heads: rand::Rng::next_u32(rng) & 1 == 1,
             ..self.0
         }
     }
@@ -149,7 +149,7 @@ impl GameDef for CoinGuess {
     }
 
     fn new_game(_config: &(), rng: &mut Rng) -> CoinGuess {
-        CoinGuess::new(rand::RngCore::next_u32(rng) & 1 == 1)
+        CoinGuess::new(rand::Rng::next_u32(rng) & 1 == 1)
     }
 
     fn from_deal(_config: &(), deal: &str) -> Result<CoinGuess, DealError> {
