@@ -8,9 +8,9 @@
 
 use std::fmt;
 
-use smallvec::{SmallVec, smallvec};
-
-use crate::game::{DealError, DealSampler, Game, HiddenInfo, Rng, Seat};
+use crate::game::{
+    DealError, DealSampler, Game, HiddenInfo, IndexedMove, MoveBits, MoveSet, Rng, Seat,
+};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 use super::GameDef;
@@ -26,6 +26,21 @@ pub enum CoinMove {
     GuessHeads,
     /// Guess tails.
     GuessTails,
+}
+
+impl IndexedMove for CoinMove {
+    fn index(self) -> u32 {
+        self as u32
+    }
+
+    fn from_index(index: u32) -> CoinMove {
+        [
+            CoinMove::Safe,
+            CoinMove::Gamble,
+            CoinMove::GuessHeads,
+            CoinMove::GuessTails,
+        ][index as usize]
+    }
 }
 
 impl fmt::Display for CoinMove {
@@ -60,7 +75,7 @@ impl CoinGuess {
 
 impl Game for CoinGuess {
     type Move = CoinMove;
-    type Moves = SmallVec<[CoinMove; 2]>;
+    type Moves = MoveBits<CoinMove>;
 
     fn num_seats(&self) -> usize {
         1
@@ -72,14 +87,16 @@ impl Game for CoinGuess {
 
     fn legal_moves(&self) -> Self::Moves {
         match (self.first, self.guess) {
-            (None, _) => smallvec![CoinMove::Safe, CoinMove::Gamble],
-            (Some(CoinMove::Gamble), None) => smallvec![CoinMove::GuessHeads, CoinMove::GuessTails],
-            _ => SmallVec::new(),
+            (None, _) => MoveBits::of(&[CoinMove::Safe, CoinMove::Gamble]),
+            (Some(CoinMove::Gamble), None) => {
+                MoveBits::of(&[CoinMove::GuessHeads, CoinMove::GuessTails])
+            }
+            _ => MoveBits::of(&[]),
         }
     }
 
     fn play(&mut self, mv: CoinMove) {
-        debug_assert!(self.legal_moves().contains(&mv), "illegal {mv}");
+        debug_assert!(self.legal_moves().contains(mv), "illegal {mv}");
         if self.first.is_none() {
             self.first = Some(mv);
         } else {
@@ -134,6 +151,11 @@ impl HiddenInfo for CoinGuess {
 
     fn deal_sampler(&self, _observer: Seat) -> Result<CoinSampler, DealError> {
         Ok(CoinSampler(*self))
+    }
+
+    /// The moves do not depend on the coin.
+    fn possible_moves(&self, _observer: Seat) -> MoveBits<CoinMove> {
+        self.legal_moves()
     }
 }
 

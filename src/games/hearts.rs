@@ -79,7 +79,7 @@ use std::hint::select_unpredictable;
 
 use crate::cards::{Card, CardList, CardSet, Rank, Suit};
 use crate::deal::{ConstrainedDeal, Holder};
-use crate::game::{DealError, DealSampler, Draws, Game, HiddenInfo, Rng, Seat};
+use crate::game::{DealError, DealSampler, Draws, Game, HiddenInfo, Rng, Seat, possible_cards};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 use super::GameDef;
@@ -780,6 +780,34 @@ impl HiddenInfo for Hearts {
             pass_split,
             deal: ConstrainedDeal::new(unknown, &holders)?,
         })
+    }
+
+    fn possible_moves(&self, observer: Seat) -> CardSet {
+        let mover = self.to_move as usize;
+        if self.passes_left > 0 {
+            // Passing: the observer knows its own hand and picks, nothing of anyone else's.
+            return possible_cards(
+                mover,
+                observer,
+                self.hands[observer],
+                CardSet::FULL - self.passed[observer],
+                CardSet::EMPTY,
+            );
+        }
+        let unplayed = CardSet::FULL - self.played.iter().fold(CardSet::EMPTY, |all, &p| all | p);
+        if self.pass != Pass::None {
+            // The cards the observer received may have been passed before its search began
+            // (unseen), so its hand is not the same in every determinization: any card still
+            // out, but never a suit the mover has shown void in.
+            return unplayed - self.voids[mover];
+        }
+        possible_cards(
+            mover,
+            observer,
+            self.hands[observer],
+            unplayed,
+            self.voids[mover],
+        )
     }
 }
 

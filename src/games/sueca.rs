@@ -44,7 +44,7 @@ use std::hint::select_unpredictable;
 
 use crate::cards::{Card, CardList, CardSet, Suit};
 use crate::deal::{ConstrainedDeal, Holder};
-use crate::game::{DealError, DealSampler, Draws, Game, HiddenInfo, Rng, Seat};
+use crate::game::{DealError, DealSampler, Draws, Game, HiddenInfo, Rng, Seat, possible_cards};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 use super::GameDef;
@@ -470,6 +470,18 @@ impl HiddenInfo for Sueca {
             fixed,
             deal: ConstrainedDeal::new(unknown, &holders)?,
         })
+    }
+
+    fn possible_moves(&self, observer: Seat) -> CardSet {
+        let mover = self.to_move as usize;
+        let unplayed = self.hands.iter().fold(CardSet::EMPTY, |all, &h| all | h);
+        possible_cards(
+            mover,
+            observer,
+            self.hands[observer],
+            unplayed,
+            self.voids[mover],
+        )
     }
 }
 

@@ -197,7 +197,11 @@ fn root_stats<M: Copy + Eq>(trees: &[Tree<M>], availability: bool) -> Vec<ChildS
         for r in 0..tree.num_roots() {
             let root = tree.root(r);
             let parent_visits = tree.node(root).visits() as u64;
-            for (id, child) in tree.children(root) {
+            // The child made last first, so that the stable sort below breaks ties as
+            // selection does.
+            let mut kids: Vec<_> = tree.children(root).collect();
+            kids.sort_by_key(|(_, child)| std::cmp::Reverse(child.birth()));
+            for (id, child) in kids {
                 let mv = child.mv();
                 let i = match out.iter().position(|s| s.mv == mv) {
                     Some(i) => i,

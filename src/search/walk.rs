@@ -1,17 +1,19 @@
 //! One iteration's walk through the tree: selection, expansion and backpropagation, shared by
 //! every algorithm and every parallel mode.
 //!
-//! Selection follows the note's reference code. At each node the walker scans the children once,
-//! collecting those whose move is legal in this iteration's world and scoring them by UCB. If
-//! some legal move has no child yet, it expands one of those, chosen uniformly. Otherwise it
-//! increments the availability of every compatible child (ISMCTS) and descends into the best
-//! one. Playouts happen outside the walker, so leaf parallelism can run several per walk.
+//! Selection follows the note's reference code. At each node the walker takes the legal moves of
+//! this iteration's world as a mask. If some legal move has no child yet (one AND-NOT with the
+//! node's `tried` mask), it expands one of those, chosen uniformly. Otherwise it scores the
+//! compatible children (one AND) by UCB, increments their availability (ISMCTS), and descends
+//! into the best one. Playouts happen outside the walker, so leaf parallelism can run several
+//! per walk.
 
-use crate::cards::random_below;
+use crate::cards::{CardSet, random_below};
 use crate::game::{Game, MoveSet, Rng};
 
 use super::rollout::Rewards;
 use super::tree::{Access, Entry, NodeId, Slots, TreeRef};
+use super::worlds::Worlds;
 
 /// The selection rule's constants.
 #[derive(Clone, Copy, Debug)]
@@ -22,18 +24,15 @@ pub(crate) struct Ucb {
     pub(crate) virtual_loss: u32,
 }
 
-/// Per-thread scratch for walks: the path from the root to the current leaf, and the
-/// compatible children of the node being scanned.
-///
-/// Both buffers are reused across iterations, so a walk allocates nothing once they have grown
-/// to the game's depth and branching (they start with room for 64 each).
+/// Per-thread state of walks: the path from the root to the current leaf, reused across
+/// iterations (a walk allocates nothing once it has grown to the game's depth; it starts with
+/// room for 64), this thread's arena chunk, and its root passes not yet counted.
 #[derive(Debug)]
 pub(crate) struct Walker {
     ucb: Ucb,
     /// How this walk marks the nodes it enters (tree modes with `virtual_loss > 0`).
     entry: Entry,
     path: Vec<NodeId>,
-    compatible: Vec<NodeId>,
     /// This thread's arena slots (shared trees).
     slots: Slots,
     /// Passes through `pending_root` not yet added to its availability counter (ISMCTS).
@@ -79,13 +78,30 @@ impl Best {
         den: 1.0,
     };
 
-    /// Keeps the first of equal scores, as a `>` scan would.
+    /// Keeps the better score; of equal scores, the child made last.
     #[inline]
-    fn offer(&mut self, id: NodeId, num: f64, den: f64) {
-        if self.id.is_none() || num * self.den > self.num * den {
+    fn offer<M: Copy + PartialEq, A: Access>(
+        &mut self,
+        tree: TreeRef<'_, M, A>,
+        id: NodeId,
+        num: f64,
+        den: f64,
+    ) {
+        if self.id.is_none() {
+            *self = Best { id, num, den };
+            return;
+        }
+        let (mine, theirs) = (num * self.den, self.num * den);
+        if mine > theirs || (mine == theirs && younger(tree, id, self.id)) {
             *self = Best { id, num, den };
         }
     }
+}
+
+/// True when sibling `a` was made after sibling `b`.
+#[inline]
+fn younger<M: Copy + PartialEq, A: Access>(tree: TreeRef<'_, M, A>, a: NodeId, b: NodeId) -> bool {
+    tree.node(a).birth() > tree.node(b).birth()
 }
 
 impl Walker {
@@ -107,7 +123,6 @@ impl Walker {
             ucb,
             entry,
             path: Vec::with_capacity(64),
-            compatible: Vec::with_capacity(64),
             slots: Slots::default(),
             root_pending: 0,
             pending_root: NodeId::NONE,
@@ -135,13 +150,14 @@ impl Walker {
     /// if the arena has room. `weight` is the number of playouts that will be backed up through
     /// this path (leaf parallelism), added to availability.
     ///
-    /// `AVAIL` selects ISMCTS semantics: children filtered by legality in `state`, UCB over
-    /// availability. Without it, every child is legal (a perfect-information tree) and UCB uses
-    /// the parent's visits.
+    /// With `W::AVAILABILITY` (ISMCTS) children are filtered by legality in `state` and UCB
+    /// uses their availability. Without it, every child is legal (a perfect-information tree)
+    /// and UCB uses the parent's visits.
     #[inline]
-    pub(crate) fn descend<G: Game, A: Access, const AVAIL: bool>(
+    pub(crate) fn descend<G: Game, W: Worlds<G>, A: Access>(
         &mut self,
         tree: TreeRef<'_, G::Move, A>,
+        worlds: &W,
         root: NodeId,
         state: &mut G,
         rng: &mut Rng,
@@ -164,70 +180,29 @@ impl Walker {
                 tree.unlock(node);
                 return;
             }
-            let legal = state.legal_moves();
+            let legal = state.legal_moves().bits();
             let here = tree.node(node);
-            // Every scan starts from this head: the list behind it never changes (children are
-            // only ever prepended), so the count, the choice and the expansion agree.
-            let head = here.first_child();
-            self.compatible.clear();
-            let mut best = Best::NONE;
-            // Root children count availability relative to the root (see Tree::availability).
-            let at_root = self.path.len() == 1;
-            // This thread's own passes not yet added count too.
-            if AVAIL && at_root && node != self.pending_root {
-                self.flush_root_passes(tree);
-                self.pending_root = node;
-            }
-            let avail_base = if AVAIL && at_root {
-                here.avail().wrapping_add(self.root_pending)
-            } else {
-                0
+            // `tried` before `block`: a child is published after its parent's block, so every
+            // child this mask shows has its block visible.
+            let tried = here.tried();
+            let block = here.block();
+            let possible = match block {
+                Some(b) => b.possible(),
+                None => worlds.possible_moves(state).bits(),
             };
-            if !head.is_none() {
-                let ln_parent = if AVAIL {
-                    0.0
-                } else {
-                    ln((here.visits() as f64 + vl * here.virtual_loss() as f64).max(1.0))
-                };
-                // A child linked by another thread and not yet backed up has no statistics:
-                // it goes first.
-                let mut unvisited = NodeId::NONE;
-                let mut id = head;
-                while !id.is_none() {
-                    let child = tree.node(id);
-                    let next = child.next_sibling();
-                    if !AVAIL || legal.contains(child.mv()) {
-                        self.compatible.push(id);
-                        let n = child.visits() as f64 + vl * child.virtual_loss() as f64;
-                        if n == 0.0 {
-                            if unvisited.is_none() {
-                                unvisited = id;
-                            }
-                        } else {
-                            let ln_avail = if AVAIL {
-                                let avail = child.avail().wrapping_add(avail_base);
-                                ln(avail.wrapping_add(weight) as f64)
-                            } else {
-                                ln_parent
-                            };
-                            // mean + c·sqrt(ln/n) = (reward + c·sqrt(ln·n)) / n
-                            best.offer(id, child.reward() + c * (ln_avail * n).sqrt(), n);
-                        }
-                    }
-                    id = next;
-                }
-                if !unvisited.is_none() {
-                    best.id = unvisited;
-                }
-            }
-            if self.compatible.len() < legal.len() {
-                let mv = if head.is_none() {
-                    legal.random(rng)
-                } else {
-                    self.pick_untried::<G, A>(tree, &legal, rng)
-                };
+            debug_assert_eq!(
+                legal & !possible,
+                0,
+                "a legal move outside possible_moves: {state:?}"
+            );
+            let untried = legal & !tried & possible;
+            if untried != 0 {
+                // Uniformly among the untried legal moves.
+                let k = random_below(rng, untried.count_ones());
+                let bit = CardSet(untried).nth(k as usize).index() as u32;
+                let mv = G::Moves::from_bits(1 << bit).nth(0);
                 let seat = state.current_seat();
-                let child = tree.expand(node, mv, seat, entry, head, &mut self.slots);
+                let child = tree.expand(node, mv, bit, seat, entry, possible, &mut self.slots);
                 tree.unlock(node);
                 if let Some(child) = child {
                     state.play(mv);
@@ -235,16 +210,70 @@ impl Walker {
                 }
                 return;
             }
-            if AVAIL {
-                if at_root {
-                    self.root_pending += weight;
-                    if self.root_pending >= self.root_batch {
-                        self.flush_root_passes(tree);
+            let compat = legal & tried;
+            let Some(block) = block.filter(|_| compat != 0) else {
+                // Only legal moves the node has no slot for (a game's possible_moves missed
+                // them, which debug builds catch above): play out from here.
+                tree.unlock(node);
+                return;
+            };
+            // Root children count availability relative to the root (see Tree::availability).
+            let at_root = W::AVAILABILITY && self.path.len() == 1;
+            // This thread's own passes not yet added count too.
+            if at_root && node != self.pending_root {
+                self.flush_root_passes(tree);
+                self.pending_root = node;
+            }
+            let avail_base = if at_root {
+                here.avail().wrapping_add(self.root_pending)
+            } else {
+                0
+            };
+            let ln_parent = if W::AVAILABILITY {
+                0.0
+            } else {
+                ln((here.visits() as f64 + vl * here.virtual_loss() as f64).max(1.0))
+            };
+            let mut best = Best::NONE;
+            // A child made by another thread and not yet backed up has no statistics: it goes
+            // first.
+            let mut unvisited = NodeId::NONE;
+            let mut bits = compat;
+            while bits != 0 {
+                let id = block.child(bits.trailing_zeros());
+                bits &= bits - 1;
+                let child = tree.node(id);
+                // Availability counts this pass (at a root, through the root's counter below).
+                let avail = match (W::AVAILABILITY, at_root) {
+                    (false, _) => 0,
+                    (true, true) => child.avail().wrapping_add(avail_base).wrapping_add(weight),
+                    (true, false) => tree.add_avail(child, weight),
+                };
+                let mut n = child.visits() as f64;
+                if vl != 0.0 {
+                    n += vl * child.virtual_loss() as f64;
+                }
+                if n == 0.0 {
+                    if unvisited.is_none() || younger(tree, id, unvisited) {
+                        unvisited = id;
                     }
+                    continue;
+                }
+                let ln_avail = if W::AVAILABILITY {
+                    ln(avail as f64)
                 } else {
-                    for &id in &self.compatible {
-                        tree.add_avail(id, weight);
-                    }
+                    ln_parent
+                };
+                // mean + c·sqrt(ln/n) = (reward + c·sqrt(ln·n)) / n
+                best.offer(tree, id, child.reward() + c * (ln_avail * n).sqrt(), n);
+            }
+            if !unvisited.is_none() {
+                best.id = unvisited;
+            }
+            if at_root {
+                self.root_pending += weight;
+                if self.root_pending >= self.root_batch {
+                    self.flush_root_passes(tree);
                 }
             }
             let best = best.id;
@@ -255,29 +284,6 @@ impl Walker {
             self.path.push(best);
             node = best;
         }
-    }
-
-    /// A uniformly random legal move that no compatible child has taken.
-    #[inline]
-    fn pick_untried<G: Game, A: Access>(
-        &self,
-        tree: TreeRef<'_, G::Move, A>,
-        legal: &G::Moves,
-        rng: &mut Rng,
-    ) -> G::Move {
-        let untried = legal.len() - self.compatible.len();
-        let mut k = random_below(rng, untried as u32);
-        let mut chosen = None;
-        legal.for_each(|mv| {
-            if chosen.is_none() && !self.compatible.iter().any(|&id| tree.node(id).mv() == mv) {
-                if k == 0 {
-                    chosen = Some(mv);
-                } else {
-                    k -= 1;
-                }
-            }
-        });
-        chosen.expect("the scan counted the untried legal moves")
     }
 
     /// Backs `visits` playouts with per-seat reward totals `rewards` up the last walk's path.
