@@ -223,9 +223,20 @@ fn root_visits_add_up_to_the_iterations() {
 
 #[test]
 fn a_full_tree_keeps_searching() {
-    // Two nodes: the root and one child. The search must still do every iteration.
+    // The root's children block (a header and a slot for each of the four cards in hand) fits
+    // in six slots and nothing below it does; in two, not even that. The search must still do
+    // every iteration.
     let mut rng = rng_from_seed(8);
     let state = Tricks::new_game(&(), &mut rng);
+    let d = decide(
+        agent::<Tricks>("ismcts:max_nodes=6").as_mut(),
+        &state,
+        500,
+        1,
+    );
+    assert_eq!(d.iterations, 500);
+    assert_eq!(d.children.len(), 4);
+    assert_eq!(d.children.iter().map(|c| c.visits).sum::<u64>(), 500);
     let d = decide(
         agent::<Tricks>("ismcts:max_nodes=2").as_mut(),
         &state,
@@ -233,7 +244,7 @@ fn a_full_tree_keeps_searching() {
         1,
     );
     assert_eq!(d.iterations, 500);
-    assert_eq!(d.children.len(), 1);
+    assert!(d.children.is_empty());
     assert!(state.legal_moves().contains(d.mv));
 }
 

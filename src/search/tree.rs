@@ -11,9 +11,11 @@
 //! is written before its bit is published, so threads that share the tree never see a
 //! half-made child.
 //!
-//! Node `i` is entry `i` of two arrays: [`Links`] (masks, block, move; written when the node is
-//! made and when it gets children) and [`Stats`] (written by every pass). A scan reads only the
-//! statistics of the compatible children, which for one suit share one or two cache lines.
+//! Node `i` is entry `i` of two arrays of 16-byte entries: [`Links`] (the `tried` mask, the
+//! block, the move; written when the node is made and when it gets children) and [`Stats`]
+//! (written by every pass). A scan reads only the statistics of the compatible children, which
+//! for one suit share one or two cache lines. The slot just before a block is its header: its
+//! statistics entry holds the block's `possible` mask.
 //!
 //! Every statistic is an atomic: a `TreeRef` handle decides how they are updated. An
 //! `Exclusive` handle (from `&mut Tree`, one thread) uses plain load + store, which compile to
@@ -32,7 +34,7 @@
 use std::alloc::{Layout, alloc, dealloc};
 use std::marker::PhantomData;
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, Ordering::*};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::*};
 
 use crossbeam::utils::CachePadded;
 use parking_lot::RawMutex;
@@ -63,8 +65,7 @@ impl NodeId {
 
 /// How a node hangs in the tree: the move into it, who made it, and where its children are.
 /// Written when the node is made; afterwards only its children (`tried`, and the block on the
-/// first expansion) change, plus the virtual-loss counter and the lock in the modes that use
-/// them.
+/// first expansion) change, and the lock in the modes that use it.
 ///
 /// Kept apart from the [`Stats`] that every pass writes: a scan reads the statistics of the
 /// compatible children and the links of the one it descends into, and in a shared tree the
@@ -75,26 +76,25 @@ pub(crate) struct Links<M> {
     /// after its child's slot is written (`Release`), and only by the thread that holds the
     /// node's expansion (its lock in shared trees).
     tried: AtomicU64,
-    /// The moves the children block has slots for, in order: valid once `block` is set.
-    possible: AtomicU64,
-    /// The first slot of the children block; 0 until the first expansion (slot 0 is always a
-    /// root, never a child).
+    /// The children block: its first slot, and in the top bits ([`SHIFT_BITS`]) log2 of the
+    /// distance between consecutive children (see [`Tree::ROOT_STRIDE`]); 0 until the first
+    /// expansion (slot 0 is always a root, never a child).
     block: AtomicU32,
-    /// Threads currently below this node (tree parallelism with `virtual_loss` above 1).
-    virtual_loss: AtomicU32,
     /// Used by [`Locked`] handles, and by [`Shared`] handles to make one child at a time.
     lock: RawMutex,
-    /// The seat that made `mv` (meaningless at a root).
-    seat: u8,
-    /// Children made before this one under the same parent: selection breaks ties between
+    /// The seat that made `mv` (meaningless at a root) in the low two bits; above them, the
+    /// children made before this one under the same parent: selection breaks ties between
     /// equal scores in favour of the child made last.
-    birth: u8,
-    /// log2 of the distance between consecutive children in the block (see
-    /// [`Tree::ROOT_STRIDE`]); written with the block.
-    shift: AtomicU8,
+    seat_birth: u8,
     /// The move into this node; `None` only at roots.
     mv: Option<M>,
 }
+
+/// Where [`Links::block`] keeps the stride's log2: above every slot index
+/// ([`Tree::MAX_CAPACITY`] is 2^28).
+const SHIFT_BITS: u32 = 28;
+/// Bits of [`Links::seat_birth`] that hold the seat ([`crate::game::MAX_SEATS`] is 4).
+const SEAT_BITS: u32 = 2;
 
 /// A node's statistics, written by every iteration that passes through it.
 ///
@@ -129,11 +129,10 @@ impl<M: std::fmt::Debug> std::fmt::Debug for Node<'_, M> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Node")
             .field("mv", &self.links.mv)
-            .field("seat", &self.links.seat)
+            .field("seat_birth", &self.links.seat_birth)
             .field("visits", &self.stats.visits)
             .field("avail", &self.stats.avail)
             .field("reward", &f64::from_bits(self.stats.reward.load(Relaxed)))
-            .field("virtual_loss", &self.links.virtual_loss)
             .field(
                 "tried",
                 &format_args!("{:#x}", self.links.tried.load(Relaxed)),
@@ -182,13 +181,13 @@ impl<'t, M: Copy> Node<'t, M> {
     /// The seat that made the move into this node.
     #[inline]
     pub(crate) fn seat(&self) -> Seat {
-        self.links.seat as Seat
+        (self.links.seat_birth & ((1 << SEAT_BITS) - 1)) as Seat
     }
 
     /// Children made under the same parent before this one.
     #[inline]
     pub(crate) fn birth(&self) -> u8 {
-        self.links.birth
+        self.links.seat_birth >> SEAT_BITS
     }
 
     /// Completed visits.
@@ -204,12 +203,6 @@ impl<'t, M: Copy> Node<'t, M> {
         self.stats.avail.load(Relaxed)
     }
 
-    /// Threads currently searching below this node.
-    #[inline]
-    pub(crate) fn virtual_loss(&self) -> u32 {
-        self.links.virtual_loss.load(Relaxed)
-    }
-
     /// Sum of backed-up rewards for [`Node::seat`].
     #[inline]
     pub(crate) fn reward(&self) -> f64 {
@@ -222,18 +215,6 @@ impl<'t, M: Copy> Node<'t, M> {
     pub(crate) fn tried(&self) -> u64 {
         self.links.tried.load(Acquire)
     }
-
-    /// The children block, if the node has been expanded. `Acquire` pairs with the `Release`
-    /// that published the block after writing its mask.
-    #[inline]
-    pub(crate) fn block(&self) -> Option<Block> {
-        let start = self.links.block.load(Acquire);
-        (start != 0).then(|| Block {
-            start,
-            possible: self.links.possible.load(Relaxed),
-            shift: self.links.shift.load(Relaxed) as u32,
-        })
-    }
 }
 
 /// The values a new node starts with.
@@ -242,7 +223,6 @@ struct NewNode<M> {
     seat: Seat,
     birth: u8,
     visits: u32,
-    virtual_loss: u32,
     avail: u32,
 }
 
@@ -253,7 +233,6 @@ impl<M> NewNode<M> {
         seat: 0,
         birth: 0,
         visits: 0,
-        virtual_loss: 0,
         avail: 0,
     };
 
@@ -261,15 +240,12 @@ impl<M> NewNode<M> {
     where
         M: Copy,
     {
+        debug_assert!(self.seat < 1 << SEAT_BITS && self.birth < 1 << (8 - SEAT_BITS));
         Links {
             tried: AtomicU64::new(0),
-            possible: AtomicU64::new(0),
             block: AtomicU32::new(0),
-            virtual_loss: AtomicU32::new(self.virtual_loss),
             lock: RawMutex::INIT,
-            seat: self.seat as u8,
-            birth: self.birth,
-            shift: AtomicU8::new(0),
+            seat_birth: self.seat as u8 | self.birth << SEAT_BITS,
             mv: self.mv,
         }
     }
@@ -345,12 +321,12 @@ pub enum TreeError {
 }
 
 impl<M> Tree<M> {
-    /// The default capacity: 2^21 slots (96 MiB of address space for card games, committed only
+    /// The default capacity: 2^21 slots (64 MiB of address space for card games, committed only
     /// as used).
     pub const DEFAULT_CAPACITY: u32 = 1 << 21;
-    /// The largest capacity accepted (2^28 slots, 12 GiB for card games).
-    pub const MAX_CAPACITY: u32 = 1 << 28;
-    /// Bytes per slot for this move type (48 for [`crate::Card`]: 32 of links, 16 of
+    /// The largest capacity accepted (2^28 slots, 8 GiB for card games).
+    pub const MAX_CAPACITY: u32 = 1 << SHIFT_BITS;
+    /// Bytes per slot for this move type (32 for [`crate::Card`]: 16 of links, 16 of
     /// statistics).
     pub const BYTES_PER_NODE: usize =
         std::mem::size_of::<Links<M>>() + std::mem::size_of::<Stats>();
@@ -464,6 +440,32 @@ impl<M: Copy> Tree<M> {
         roots
     }
 
+    /// The children block of `node`, if it has been expanded. `Acquire` pairs with the
+    /// `Release` that published the block after writing its header.
+    #[inline]
+    pub(crate) fn block(&self, node: Node<'_, M>) -> Option<Block> {
+        let word = node.links.block.load(Acquire);
+        if word == 0 {
+            return None;
+        }
+        let start = word & ((1 << SHIFT_BITS) - 1);
+        Some(Block {
+            start,
+            possible: self.header(start).load(Relaxed),
+            shift: word >> SHIFT_BITS,
+        })
+    }
+
+    /// The `possible` mask of the block that starts at slot `start`: the first word of the
+    /// statistics entry of the slot before it, which no node uses.
+    #[inline]
+    fn header(&self, start: u32) -> &AtomicU64 {
+        debug_assert!(start >= 1 && start <= self.len());
+        // SAFETY: `start - 1` is a slot below `len`, taken with the block; only its statistics
+        // entry's first word is used, as an atomic.
+        unsafe { &(*self.stats.as_ptr().add(start as usize - 1)).reward }
+    }
+
     /// The node `id`, which must have been reached from a root through published children.
     #[inline]
     pub(crate) fn node(&self, id: NodeId) -> Node<'_, M> {
@@ -574,7 +576,7 @@ impl<M: Copy> Tree<M> {
         Children {
             tree: self,
             left: n.tried(),
-            block: n.block(),
+            block: self.block(n),
         }
     }
 }
@@ -639,11 +641,11 @@ impl Slots {
 pub(crate) enum Entry {
     /// Not at all (one thread, or `virtual_loss=0`).
     Unmarked,
-    /// One unit in the node's virtual-loss counter, removed at backup.
-    VirtualLoss,
-    /// The visit counted on the way down, the reward added at backup: a virtual loss of exactly
-    /// one with no counter to undo, which saves two atomic updates per node (`virtual_loss=1`).
-    EarlyVisit,
+    /// Virtual loss `V`: `V` visits counted on the way down, the reward and `1 - V` more visits
+    /// added at backup. While the playout is in flight the node shows `V` more visits and the
+    /// same reward (`V` losses), and afterwards exactly one more visit, with no counter to
+    /// undo.
+    Early(u32),
 }
 
 /// The access disciplines that many threads may use at once.
@@ -701,15 +703,6 @@ fn add_u32<A: Access>(cell: &AtomicU32, by: u32) {
 }
 
 #[inline]
-fn sub_u32<A: Access>(cell: &AtomicU32, by: u32) {
-    if A::ATOMIC_STATS {
-        cell.fetch_sub(by, Relaxed);
-    } else {
-        cell.store(cell.load(Relaxed).wrapping_sub(by), Relaxed);
-    }
-}
-
-#[inline]
 fn add_f64<A: Access>(cell: &AtomicU64, by: f64) {
     if A::ATOMIC_STATS {
         let mut old = cell.load(Relaxed);
@@ -736,6 +729,12 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
     #[inline]
     pub(crate) fn node(&self, id: NodeId) -> Node<'t, M> {
         self.tree.node(id)
+    }
+
+    /// The children block of `node`, if it has one.
+    #[inline]
+    pub(crate) fn block(&self, node: Node<'t, M>) -> Option<Block> {
+        self.tree.block(node)
     }
 
     /// Takes `id`'s lock (`Locked` handles only; a no-op otherwise).
@@ -787,46 +786,46 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
     /// Marks this thread as searching below `id`, as `entry` says.
     #[inline]
     pub(crate) fn enter(&self, id: NodeId, entry: Entry) {
-        match entry {
-            Entry::Unmarked => {}
-            Entry::VirtualLoss => add_u32::<A>(&self.node(id).links.virtual_loss, 1),
-            Entry::EarlyVisit => add_u32::<A>(&self.node(id).stats.visits, 1),
+        if let Entry::Early(v) = entry {
+            add_u32::<A>(&self.node(id).stats.visits, v);
         }
     }
 
     /// Backs up `visits` playouts with total `reward` (for the node's seat) through a node this
-    /// thread entered with `entry` (an early visit already counted one of the visits).
+    /// thread entered with `entry` (early visits already counted are taken back).
     #[inline]
     pub(crate) fn update(&self, id: NodeId, visits: u32, reward: f64, entry: Entry) {
         let n = self.node(id);
-        let visits = visits - (entry == Entry::EarlyVisit) as u32;
-        if visits > 0 {
+        let visits = match entry {
+            Entry::Unmarked => visits,
+            Entry::Early(v) => visits.wrapping_sub(v),
+        };
+        if visits != 0 {
             add_u32::<A>(&n.stats.visits, visits);
         }
         add_f64::<A>(&n.stats.reward, reward);
-        if entry == Entry::VirtualLoss {
-            sub_u32::<A>(&n.links.virtual_loss, 1);
-        }
     }
 
-    /// Takes `count` consecutive slots starting on a multiple of `align`, or `None` when the
-    /// arena has no room. Shared handles carve them from this thread's chunk `slots`.
+    /// Takes `count` consecutive slots, the first `offset` before a multiple of `align`, or
+    /// `None` when the arena has no room. Shared handles carve them from this thread's chunk
+    /// `slots`.
     #[inline]
-    fn take_slots(&self, count: u32, align: u32, slots: &mut Slots) -> Option<u32> {
+    fn take_slots(&self, count: u32, align: u32, offset: u32, slots: &mut Slots) -> Option<u32> {
         let tree = self.tree;
+        let place = |from: u32| (from + offset).next_multiple_of(align) - offset;
         if !A::ATOMIC_LINKS {
-            let start = tree.len.load(Relaxed).next_multiple_of(align);
-            let end = start.checked_add(count)?;
+            let first = place(tree.len.load(Relaxed));
+            let end = first.checked_add(count)?;
             if end > tree.capacity {
                 return None;
             }
             tree.len.store(end, Relaxed);
-            return Some(start);
+            return Some(first);
         }
-        let start = slots.next.next_multiple_of(align);
-        if start < slots.end && slots.end - start >= count {
-            slots.next = start + count;
-            return Some(start);
+        let first = place(slots.next);
+        if first < slots.end && slots.end - first >= count {
+            slots.next = first + count;
+            return Some(first);
         }
         // A fresh chunk; checking first keeps `len` from creeping towards overflow once full.
         if tree.len.load(Relaxed) >= tree.capacity {
@@ -835,15 +834,15 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
         let want = Slots::CHUNK.max(count + align - 1);
         let chunk = tree.len.fetch_add(want, Relaxed);
         let end = chunk.saturating_add(want).min(tree.capacity);
-        let start = chunk.next_multiple_of(align);
-        if start >= end || end - start < count {
+        let first = place(chunk);
+        if first >= end || end - first < count {
             return None;
         }
         *slots = Slots {
-            next: start + count,
+            next: first + count,
             end,
         };
-        Some(start)
+        Some(first)
     }
 
     /// Makes the child of `parent` for `mv` (move bit `bit`), made by `seat`, entered by this
@@ -898,7 +897,7 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
         slots: &mut Slots,
     ) -> Option<NodeId> {
         let tried = p.links.tried.load(Acquire);
-        let block = match p.block() {
+        let block = match self.tree.block(p) {
             Some(block) => block,
             None => {
                 // Every thread of a shared tree writes the root's children: in a shared search
@@ -909,11 +908,13 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
                 } else {
                     (0, 1)
                 };
-                let start = self.take_slots(possible.count_ones() << shift, align, slots)?;
+                // The header slot, then the children from an aligned slot.
+                let first =
+                    self.take_slots(1 + (possible.count_ones() << shift), align, 1, slots)?;
+                let start = first + 1;
                 // Read only after the `Release` below publishes the block.
-                p.links.shift.store(shift as u8, Relaxed);
-                p.links.possible.store(possible, Relaxed);
-                p.links.block.store(start, Release);
+                self.tree.header(start).store(possible, Relaxed);
+                p.links.block.store(start | shift << SHIFT_BITS, Release);
                 Block {
                     start,
                     possible,
@@ -927,17 +928,14 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
             self.enter(id, entry);
             return Some(id);
         }
-        let (visits, virtual_loss) = match entry {
-            Entry::Unmarked => (0, 0),
-            Entry::VirtualLoss => (0, 1),
-            Entry::EarlyVisit => (1, 0),
-        };
         let new = NewNode {
             mv: Some(mv),
             seat,
             birth: tried.count_ones() as u8,
-            visits,
-            virtual_loss,
+            visits: match entry {
+                Entry::Unmarked => 0,
+                Entry::Early(v) => v,
+            },
             avail: self.tree.initial_avail(parent),
         };
         // SAFETY: `id` is in `parent`'s block and its bit is not published, and this thread
@@ -967,9 +965,9 @@ mod tests {
     }
 
     #[test]
-    fn a_card_node_is_48_bytes() {
-        assert_eq!(Tree::<Card>::BYTES_PER_NODE, 48);
-        assert_eq!(std::mem::size_of::<Links<Card>>(), 32);
+    fn a_card_node_is_32_bytes() {
+        assert_eq!(Tree::<Card>::BYTES_PER_NODE, 32);
+        assert_eq!(std::mem::size_of::<Links<Card>>(), 16);
         assert_eq!(std::mem::size_of::<Stats>(), 16);
         assert_eq!(Tree::<Card>::ROOT_STRIDE, 4);
     }
@@ -986,21 +984,21 @@ mod tests {
         let b = child(t, root, 2, possible, Entry::Unmarked, s).unwrap();
         assert_eq!(
             (a, b),
-            (NodeId(3), NodeId(1)),
-            "block at 1, slot = rank in possible"
+            (NodeId(4), NodeId(2)),
+            "header at 1, block at 2, slot = rank in possible"
         );
         assert_eq!(
             tree.len(),
-            5,
+            6,
             "the whole block is taken at the first expansion"
         );
         let n = tree.node(root);
         assert_eq!(n.tried(), 1 << 5 | 1 << 2);
-        assert_eq!(n.block().unwrap().possible(), possible);
+        assert_eq!(tree.block(n).unwrap().possible(), possible);
         // A grandchild's block comes after the root's.
         let t = tree.exclusive();
         let c = child(t, a, 7, 1 << 7 | 1 << 1, Entry::Unmarked, s).unwrap();
-        assert_eq!(c, NodeId(6));
+        assert_eq!(c, NodeId(8));
         let moves: Vec<(u8, u8)> = tree
             .children(root)
             .map(|(_, n)| (n.mv(), n.birth()))
@@ -1015,24 +1013,24 @@ mod tests {
         tree.reset(2);
         assert_eq!(tree.len(), 2);
         assert_eq!(tree.node(NodeId(1)).tried(), 0);
-        assert!(tree.node(NodeId(1)).block().is_none());
+        assert!(tree.block(tree.node(NodeId(1))).is_none());
     }
 
     #[test]
     fn a_block_that_does_not_fit_is_not_made() {
-        let mut tree = Tree::<u8>::new(6).unwrap();
+        let mut tree = Tree::<u8>::new(8).unwrap();
         tree.reset(1);
         let t = tree.exclusive();
         let s = &mut Slots::default();
         let a = child(t, NodeId(0), 0, 0b11, Entry::Unmarked, s).unwrap();
-        // Four more slots would be needed for `a`'s block: only three are left.
+        // Five more slots would be needed for `a`'s block (a header and four): four are left.
         assert_eq!(child(t, a, 0, 0b1111, Entry::Unmarked, s), None);
-        assert_eq!(tree.len(), 3, "nothing taken");
+        assert_eq!(tree.len(), 4, "nothing taken");
         let t = tree.exclusive();
-        // The root's block still has room for its other move, and three fit.
+        // The root's block still has room for its other move, and a block of three fits.
         assert!(child(t, NodeId(0), 1, 0b11, Entry::Unmarked, s).is_some());
         assert!(child(t, a, 2, 0b111, Entry::Unmarked, s).is_some());
-        assert_eq!(tree.len(), 6);
+        assert_eq!(tree.len(), 8);
     }
 
     #[test]
@@ -1045,28 +1043,30 @@ mod tests {
             NodeId(0),
             1,
             0b10,
-            Entry::VirtualLoss,
+            Entry::Early(2),
             &mut Slots::default(),
         )
         .unwrap();
-        e.update(a, 1, 0.5, Entry::VirtualLoss);
+        assert_eq!(tree.node(a).visits(), 2, "made with its early visits");
+        let e = tree.exclusive();
+        e.update(a, 1, 0.5, Entry::Early(2));
         assert_eq!(e.add_avail(e.node(a), 2), 3);
         let s = tree.shared();
-        s.enter(a, Entry::VirtualLoss);
-        s.update(a, 2, 1.0, Entry::VirtualLoss);
-        s.enter(a, Entry::EarlyVisit);
+        s.enter(a, Entry::Early(1));
+        s.update(a, 2, 1.0, Entry::Early(1));
+        s.enter(a, Entry::Early(3));
         assert_eq!(
             tree.node(a).visits(),
-            4,
-            "an early visit counts on the way down"
+            6,
+            "early visits count on the way down"
         );
-        s.update(a, 1, 0.0, Entry::EarlyVisit);
+        s.update(a, 1, 0.0, Entry::Early(3));
         let l = tree.locked();
         l.lock(a);
         l.update(a, 1, 0.25, Entry::Unmarked);
         l.unlock(a);
         let n = tree.node(a);
-        assert_eq!((n.visits(), n.virtual_loss()), (5, 0));
+        assert_eq!(n.visits(), 5, "one per playout once they are backed up");
         assert_eq!(tree.availability(a, NodeId(0)), 3);
         assert_eq!(n.reward(), 1.75);
     }
@@ -1093,12 +1093,11 @@ mod tests {
                                 let c = loop {
                                     let n = t.node(parent);
                                     if n.tried() >> mv & 1 != 0 {
-                                        let id = n.block().unwrap().child(mv as u32);
-                                        t.enter(id, Entry::VirtualLoss);
+                                        let id = t.tree().block(n).unwrap().child(mv as u32);
+                                        t.enter(id, Entry::Early(1));
                                         break id;
                                     }
-                                    let made =
-                                        child(t, parent, mv, 0xFF, Entry::VirtualLoss, slots);
+                                    let made = child(t, parent, mv, 0xFF, Entry::Early(1), slots);
                                     if let Some(id) = made {
                                         break id;
                                     }
@@ -1112,7 +1111,7 @@ mod tests {
             for parent in [root, first] {
                 let mut moves: Vec<u8> = tree.children(parent).map(|(_, n)| n.mv()).collect();
                 let mut births: Vec<u8> = tree.children(parent).map(|(_, n)| n.birth()).collect();
-                let vl: u32 = tree.children(parent).map(|(_, n)| n.virtual_loss()).sum();
+                let visits: u32 = tree.children(parent).map(|(_, n)| n.visits()).sum();
                 moves.sort();
                 births.sort();
                 assert_eq!(moves, (0..8).collect::<Vec<_>>());
@@ -1121,10 +1120,7 @@ mod tests {
                     (0..8).collect::<Vec<_>>(),
                     "one child made at a time"
                 );
-                assert_eq!(
-                    vl, 32,
-                    "each of the 32 expansions entered exactly one child"
-                );
+                assert_eq!(visits, 32, "each of the 32 expansions entered one child");
             }
             for (id, _) in tree.children(root) {
                 assert_eq!(
@@ -1160,28 +1156,28 @@ mod tests {
 
     #[test]
     fn a_full_shared_tree_still_enters_a_child_made_meanwhile() {
-        // Room for the root's line and its block (two moves, a line each), nothing more.
+        // Room for the root's line and its block (a header, two moves a line each), no more.
         let stride = Tree::<u8>::ROOT_STRIDE;
-        let mut tree = Tree::<u8>::new(3 * stride as u64).unwrap();
+        let mut tree = Tree::<u8>::new(4 * stride as u64).unwrap();
         tree.reset_shared(1);
         let t = tree.shared();
         let root = NodeId(0);
         let slots = &mut Slots::default();
         // Both threads saw no child; the first makes move 7.
-        let a = child(t, root, 7, 0b1100_0000, Entry::EarlyVisit, slots);
+        let a = child(t, root, 7, 0b1100_0000, Entry::Early(1), slots);
         assert!(a.is_some());
         let b = child(
             t,
             root,
             7,
             0b1100_0000,
-            Entry::EarlyVisit,
+            Entry::Early(1),
             &mut Slots::default(),
         );
         assert_eq!(b, a, "the second gets the child the first made");
         assert_eq!(tree.node(a.unwrap()).visits(), 2, "both entered it");
         let t = tree.shared();
-        let c = child(t, a.unwrap(), 8, 1 << 8, Entry::EarlyVisit, slots);
+        let c = child(t, a.unwrap(), 8, 1 << 8, Entry::Early(1), slots);
         assert_eq!(c, None, "a grandchild's block does not fit");
     }
 
@@ -1192,7 +1188,7 @@ mod tests {
         let t = tree.shared();
         let root = NodeId(0);
         t.node(root).links.lock.lock();
-        let made = child(t, root, 1, 0b10, Entry::EarlyVisit, &mut Slots::default());
+        let made = child(t, root, 1, 0b10, Entry::Early(1), &mut Slots::default());
         assert_eq!(made, None);
         // SAFETY: locked just above.
         unsafe { t.node(root).links.lock.unlock() };

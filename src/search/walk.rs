@@ -116,8 +116,7 @@ impl Walker {
     pub(crate) fn new(ucb: Ucb, track_virtual_loss: bool) -> Walker {
         let entry = match (track_virtual_loss, ucb.virtual_loss) {
             (false, _) | (true, 0) => Entry::Unmarked,
-            (true, 1) => Entry::EarlyVisit,
-            (true, _) => Entry::VirtualLoss,
+            (true, v) => Entry::Early(v),
         };
         Walker {
             ucb,
@@ -164,12 +163,7 @@ impl Walker {
         weight: u32,
     ) {
         let c = self.ucb.c;
-        // Early visits are already in the visit counts.
-        let vl = if self.entry == Entry::VirtualLoss {
-            self.ucb.virtual_loss as f64
-        } else {
-            0.0
-        };
+        // Virtual losses are in the visit counts (early visits).
         let entry = self.entry;
         self.path.clear();
         self.path.push(root);
@@ -185,7 +179,7 @@ impl Walker {
             // `tried` before `block`: a child is published after its parent's block, so every
             // child this mask shows has its block visible.
             let tried = here.tried();
-            let block = here.block();
+            let block = tree.block(here);
             let possible = match block {
                 Some(b) => b.possible(),
                 None => worlds.possible_moves(state).bits(),
@@ -232,7 +226,7 @@ impl Walker {
             let ln_parent = if W::AVAILABILITY {
                 0.0
             } else {
-                ln((here.visits() as f64 + vl * here.virtual_loss() as f64).max(1.0))
+                ln((here.visits() as f64).max(1.0))
             };
             let mut best = Best::NONE;
             // A child made by another thread and not yet backed up has no statistics: it goes
@@ -249,10 +243,7 @@ impl Walker {
                     (true, true) => child.avail().wrapping_add(avail_base).wrapping_add(weight),
                     (true, false) => tree.add_avail(child, weight),
                 };
-                let mut n = child.visits() as f64;
-                if vl != 0.0 {
-                    n += vl * child.virtual_loss() as f64;
-                }
+                let n = child.visits() as f64;
                 if n == 0.0 {
                     if unvisited.is_none() || younger(tree, id, unvisited) {
                         unvisited = id;
