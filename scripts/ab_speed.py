@@ -14,8 +14,11 @@ benches/positions.jsonl.
 
 Timing: in each round, every position and agent is searched by A and then by B with the same
 seed (`--iterations` per search, 10,000 by default), so both sides of each ratio see the same
-machine; the search's own `time_ms` is used. Per game the script prints the median over
-positions of each side's median iterations/s over rounds, and of the per-position B/A ratio.
+machine. A search's time is the engine process's CPU time over the `go` request (Linux
+/proc/PID/schedstat, in nanoseconds), which leaves out the time the process waited for a core
+on a loaded machine; `--wall` uses the search's own `time_ms` instead. Per game the script
+prints the median over positions of each side's median iterations/s over rounds, and of the
+per-position B/A ratio.
 
 Decisions: the first round also compares the two builds' root statistics (move, visits,
 availability, mean) for every position: "identical" means the searches computed exactly the
@@ -79,9 +82,18 @@ class Engine:
             raise RuntimeError(f"{request}: {reply['error']}")
         return reply
 
+    def cpu_ns(self):
+        with open(f"/proc/{self.p.pid}/schedstat") as f:
+            return int(f.read().split()[0])
+
     def search(self, position, agent, iterations, seed):
-        for r in requests(position, agent, iterations, seed):
-            reply = self.ask(r)
+        """The `go` reply, with the CPU seconds the engine spent on it as `cpu_s`."""
+        *setup, go = requests(position, agent, iterations, seed)
+        for r in setup:
+            self.ask(r)
+        before = self.cpu_ns()
+        reply = self.ask(go)
+        reply["cpu_s"] = (self.cpu_ns() - before) / 1e9
         return reply
 
     def close(self):
@@ -111,6 +123,7 @@ def main():
     ap.add_argument("--iterations", type=int, default=10_000)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--callgrind", action="store_true")
+    ap.add_argument("--wall", action="store_true", help="time by wall clock, not CPU time")
     ap.add_argument("--positions", default=os.path.join(ROOT, "benches", "positions.jsonl"))
     args = ap.parse_args()
     agents = args.agent or ["ismcts"]
@@ -152,7 +165,8 @@ def main():
                 for side, engine in engines.items():
                     r = engine.search(p, agent, args.iterations, seed)
                     replies[side] = r
-                    rate = r["iterations"] / max(r["time_ms"], 1e-6) * 1e3
+                    seconds = r["time_ms"] / 1e3 if args.wall else r["cpu_s"]
+                    rate = r["iterations"] / max(seconds, 1e-9)
                     rates.setdefault((agent, p["label"], side), []).append(rate)
                 sequential = "parallel=" not in agent or "parallel=sequential" in agent
                 if rnd == 0 and sequential:
@@ -165,8 +179,9 @@ def main():
         print(f"round {rnd + 1} of {args.rounds} done", file=sys.stderr)
     for e in engines.values():
         e.close()
-    print(f"iterations/s, {args.iterations}-iteration searches, median over {args.rounds} rounds "
-          f"per position, then median over positions")
+    clock = "wall-clock" if args.wall else "CPU-time"
+    print(f"{clock} iterations/s, {args.iterations}-iteration searches, median over "
+          f"{args.rounds} rounds per position, then median over positions")
     for agent in agents:
         for game in games:
             labels = [p["label"] for p in positions if p["game"] == game]

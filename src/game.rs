@@ -52,6 +52,10 @@ pub trait MoveSet<M: Copy>: Clone + Send {
     fn bits(&self) -> u64;
     /// The set of the moves whose bits are set in `bits`.
     fn from_bits(bits: u64) -> Self;
+    /// The move whose bit is `bit`.
+    fn move_of_bit(bit: u32) -> M {
+        Self::from_bits(1 << bit).nth(0)
+    }
     /// The moves as a vector (for reports and tests, not for hot loops).
     fn to_vec(&self) -> Vec<M> {
         let mut v = Vec::with_capacity(self.len());
@@ -88,6 +92,10 @@ impl MoveSet<Card> for CardSet {
     #[inline]
     fn from_bits(bits: u64) -> CardSet {
         CardSet(bits)
+    }
+    #[inline]
+    fn move_of_bit(bit: u32) -> Card {
+        CardSet(1 << bit).lowest()
     }
 }
 

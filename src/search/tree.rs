@@ -150,6 +150,22 @@ pub(crate) struct Block {
 }
 
 impl Block {
+    /// The block as its header has it, when a walk's possible moves differ (kept out of line:
+    /// the comparison must stay a predicted branch, not a data dependency).
+    #[cold]
+    #[inline(never)]
+    fn mismatch(start: u32, stored: u64, walk: u64, shift: u32) -> Block {
+        debug_assert_eq!(
+            stored, walk,
+            "possible_moves differs between visits of one node"
+        );
+        Block {
+            start,
+            possible: stored,
+            shift,
+        }
+    }
+
     /// The moves this block has slots for.
     #[inline]
     pub(crate) fn possible(&self) -> u64 {
@@ -456,6 +472,29 @@ impl<M: Copy> Tree<M> {
         })
     }
 
+    /// [`Tree::block`] for a walk that has worked out the node's possible moves itself (they
+    /// are the same at every visit): the child slots are computed from `possible`, without
+    /// waiting for the header load, which only confirms it. A game whose possible moves are
+    /// not the same at every visit (a bug, which debug builds report) gets the header's.
+    #[inline]
+    pub(crate) fn block_of(&self, node: Node<'_, M>, possible: u64) -> Option<Block> {
+        let word = node.links.block.load(Acquire);
+        if word == 0 {
+            return None;
+        }
+        let start = word & ((1 << SHIFT_BITS) - 1);
+        let stored = self.header(start).load(Relaxed);
+        let shift = word >> SHIFT_BITS;
+        if stored != possible {
+            return Some(Block::mismatch(start, stored, possible, shift));
+        }
+        Some(Block {
+            start,
+            possible,
+            shift,
+        })
+    }
+
     /// The `possible` mask of the block that starts at slot `start`: the first word of the
     /// statistics entry of the slot before it, which no node uses.
     #[inline]
@@ -731,10 +770,11 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
         self.tree.node(id)
     }
 
-    /// The children block of `node`, if it has one.
+    /// The children block of `node`, if it has one, given its possible moves (see
+    /// [`Tree::block_of`]).
     #[inline]
-    pub(crate) fn block(&self, node: Node<'t, M>) -> Option<Block> {
-        self.tree.block(node)
+    pub(crate) fn block_of(&self, node: Node<'t, M>, possible: u64) -> Option<Block> {
+        self.tree.block_of(node, possible)
     }
 
     /// Takes `id`'s lock (`Locked` handles only; a no-op otherwise).
@@ -897,7 +937,7 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
         slots: &mut Slots,
     ) -> Option<NodeId> {
         let tried = p.links.tried.load(Acquire);
-        let block = match self.tree.block(p) {
+        let block = match self.tree.block_of(p, possible) {
             Some(block) => block,
             None => {
                 // Every thread of a shared tree writes the root's children: in a shared search

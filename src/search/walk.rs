@@ -46,7 +46,7 @@ pub(crate) struct Walker {
 /// in the middle of the child scan costs more than its arithmetic (register spills around the
 /// call, no overlap with the next child's loads). Absolute error below 1e-9.
 #[inline]
-pub(crate) fn ln(x: f64) -> f64 {
+pub(crate) const fn ln(x: f64) -> f64 {
     const MANTISSA: u64 = (1 << 52) - 1;
     let bits = x.to_bits();
     let mut exponent = (bits >> 52) as i64 - 1023;
@@ -63,37 +63,60 @@ pub(crate) fn ln(x: f64) -> f64 {
     exponent as f64 * std::f64::consts::LN_2 + 2.0 * s * series
 }
 
+/// Entries of [`LN_SMALL`].
+const LN_SMALL_LEN: usize = 1024;
+
+/// [`ln`] of `0..LN_SMALL_LEN` (entry 0 unused), worked out at compile time by the same
+/// function, so a lookup gives exactly the bits a call would: most availability counts below
+/// the root's children are small.
+static LN_SMALL: [f64; LN_SMALL_LEN] = {
+    let mut t = [0.0; LN_SMALL_LEN];
+    let mut i = 1;
+    while i < LN_SMALL_LEN {
+        t[i] = ln(i as f64);
+        i += 1;
+    }
+    t
+};
+
+/// `ln(n)` for a count `n >= 1`: a table lookup for small counts.
+#[inline]
+fn ln_count(n: u32) -> f64 {
+    match LN_SMALL.get(n as usize) {
+        Some(&v) => v,
+        None => ln(n as f64),
+    }
+}
+
 /// The best child so far by UCB, compared without dividing: `num/den` against `num'/den'` as
 /// `num·den' > num'·den` (every `den` is a positive visit count).
+#[derive(Clone, Copy)]
 struct Best {
     id: NodeId,
+    /// The child's move bit.
+    bit: u32,
     num: f64,
     den: f64,
 }
 
 impl Best {
+    /// No child yet: a score of -1, below every child's (a child's is at least 0), so no tie
+    /// with it is possible.
     const NONE: Best = Best {
         id: NodeId::NONE,
-        num: 0.0,
+        bit: 0,
+        num: -1.0,
         den: 1.0,
     };
 
     /// Keeps the better score; of equal scores, the child made last.
     #[inline]
-    fn offer<M: Copy + PartialEq, A: Access>(
-        &mut self,
-        tree: TreeRef<'_, M, A>,
-        id: NodeId,
-        num: f64,
-        den: f64,
-    ) {
-        if self.id.is_none() {
-            *self = Best { id, num, den };
-            return;
-        }
-        let (mine, theirs) = (num * self.den, self.num * den);
-        if mine > theirs || (mine == theirs && younger(tree, id, self.id)) {
-            *self = Best { id, num, den };
+    fn offer<M: Copy + PartialEq, A: Access>(&mut self, tree: TreeRef<'_, M, A>, new: Best) {
+        let (mine, theirs) = (new.num * self.den, self.num * new.den);
+        // A branch, not a select: the best child is usually found early and rarely beaten, and
+        // a select would chain every comparison to the one before (measured slower).
+        if mine > theirs || (mine == theirs && younger(tree, new.id, self.id)) {
+            *self = new;
         }
     }
 }
@@ -179,11 +202,11 @@ impl Walker {
             // `tried` before `block`: a child is published after its parent's block, so every
             // child this mask shows has its block visible.
             let tried = here.tried();
-            let block = tree.block(here);
-            let possible = match block {
-                Some(b) => b.possible(),
-                None => worlds.possible_moves(state).bits(),
-            };
+            // The same at every visit of this node, and the block was sized by it: worked out
+            // here, the children's slots do not wait for the block header to load.
+            let possible = worlds.possible_moves(state).bits();
+            let block = tree.block_of(here, possible);
+            let possible = block.map_or(possible, |b| b.possible());
             debug_assert_eq!(
                 legal & !possible,
                 0,
@@ -194,7 +217,7 @@ impl Walker {
                 // Uniformly among the untried legal moves.
                 let k = random_below(rng, untried.count_ones());
                 let bit = CardSet(untried).nth(k as usize).index() as u32;
-                let mv = G::Moves::from_bits(1 << bit).nth(0);
+                let mv = G::Moves::move_of_bit(bit);
                 let seat = state.current_seat();
                 let child = tree.expand(node, mv, bit, seat, entry, possible, &mut self.slots);
                 tree.unlock(node);
@@ -231,10 +254,11 @@ impl Walker {
             let mut best = Best::NONE;
             // A child made by another thread and not yet backed up has no statistics: it goes
             // first.
-            let mut unvisited = NodeId::NONE;
+            let mut unvisited = Best::NONE;
             let mut bits = compat;
             while bits != 0 {
-                let id = block.child(bits.trailing_zeros());
+                let bit = bits.trailing_zeros();
+                let id = block.child(bit);
                 bits &= bits - 1;
                 let child = tree.node(id);
                 // Availability counts this pass (at a root, through the root's counter below).
@@ -245,21 +269,34 @@ impl Walker {
                 };
                 let n = child.visits() as f64;
                 if n == 0.0 {
-                    if unvisited.is_none() || younger(tree, id, unvisited) {
-                        unvisited = id;
+                    if unvisited.id.is_none() || younger(tree, id, unvisited.id) {
+                        unvisited = Best {
+                            id,
+                            bit,
+                            ..Best::NONE
+                        };
                     }
                     continue;
                 }
                 let ln_avail = if W::AVAILABILITY {
-                    ln(avail as f64)
+                    ln_count(avail)
                 } else {
                     ln_parent
                 };
                 // mean + c·sqrt(ln/n) = (reward + c·sqrt(ln·n)) / n
-                best.offer(tree, id, child.reward() + c * (ln_avail * n).sqrt(), n);
+                let num = child.reward() + c * (ln_avail * n).sqrt();
+                best.offer(
+                    tree,
+                    Best {
+                        id,
+                        bit,
+                        num,
+                        den: n,
+                    },
+                );
             }
-            if !unvisited.is_none() {
-                best.id = unvisited;
+            if !unvisited.id.is_none() {
+                best = unvisited;
             }
             if at_root {
                 self.root_pending += weight;
@@ -267,13 +304,13 @@ impl Walker {
                     self.flush_root_passes(tree);
                 }
             }
-            let best = best.id;
             tree.unlock(node);
-            tree.lock(best);
-            tree.enter(best, entry);
-            state.play(tree.node(best).mv());
-            self.path.push(best);
-            node = best;
+            tree.lock(best.id);
+            tree.enter(best.id, entry);
+            // The move from its bit: playing it need not wait for the child's links to load.
+            state.play(G::Moves::move_of_bit(best.bit));
+            self.path.push(best.id);
+            node = best.id;
         }
     }
 
@@ -323,6 +360,15 @@ mod tests {
         }
         for n in 1..100_000u32 {
             assert!((ln(n as f64) - (n as f64).ln()).abs() < 1e-9);
+        }
+    }
+
+    #[test]
+    fn the_small_count_table_gives_exactly_what_ln_computes_at_run_time() {
+        // The table is filled at compile time; the search must not depend on where it was.
+        let x = std::hint::black_box(1.0);
+        for n in 1..LN_SMALL_LEN as u32 + 10 {
+            assert_eq!(ln_count(n).to_bits(), ln(x * n as f64).to_bits(), "{n}");
         }
     }
 }
