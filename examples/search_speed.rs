@@ -24,8 +24,12 @@ use std::time::{Duration, Instant};
 use cardsearch::agents;
 use cardsearch::game::rng_from_seed;
 use cardsearch::games::{self, GameDef, GameVisitor};
-use cardsearch::harness::scaling::{bench_positions, first_choice_position};
+use cardsearch::harness::scaling::first_choice_position;
 use cardsearch::{Budget, Spec, View};
+
+#[path = "../benches/common/positions.rs"]
+mod positions;
+use positions::bench_positions;
 
 struct Run<'a> {
     agents: &'a [String],
@@ -57,7 +61,7 @@ impl GameVisitor for Run<'_> {
 
     fn visit<G: GameDef>(self, config: G::Config) -> Vec<f64> {
         let mut medians = Vec::with_capacity(self.agents.len());
-        let positions: Vec<G> = bench_positions(Some(G::NAME))
+        let positions: Vec<G> = bench_positions(G::NAME)
             .iter()
             .map(|p| p.state(&config).unwrap())
             .collect();

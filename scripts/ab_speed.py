@@ -12,9 +12,9 @@ as target/ab/cardsearch-<commit>) or paths to `cardsearch` binaries. Both are dr
 engine protocol (`docs/protocol.md`), which every revision speaks, on the positions of
 benches/positions.jsonl.
 
-Timing: in each round, every position and agent is searched by A and then by B with the same
-seed (`--iterations` per search, 10,000 by default), so both sides of each ratio see the same
-machine. A search's time is the engine process's CPU time over the `go` request (Linux
+Timing: in each round, every position and agent is searched by A and by B with the same seed
+(`--iterations` per search, 10,000 by default), back to back and in alternating order, so both
+sides of each ratio see the same machine. A search's time is the engine process's CPU time over the `go` request (Linux
 /proc/PID/schedstat, in nanoseconds), which leaves out the time the process waited for a core
 on a loaded machine; `--wall` uses the search's own `time_ms` instead. Per game the script
 prints the median over positions of each side's median iterations/s over rounds, and of the
@@ -162,7 +162,12 @@ def main():
             for i, p in enumerate(positions):
                 seed = 1000 * rnd + i
                 replies = {}
-                for side, engine in engines.items():
+                # Alternate which side goes first: the second of two back-to-back searches
+                # measured a few percent slower here, whichever build it was.
+                order = list(engines.items())
+                if (rnd + i) % 2:
+                    order.reverse()
+                for side, engine in order:
                     r = engine.search(p, agent, args.iterations, seed)
                     replies[side] = r
                     seconds = r["time_ms"] / 1e3 if args.wall else r["cpu_s"]

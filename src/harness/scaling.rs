@@ -88,50 +88,6 @@ pub fn first_choice_position<G: GameDef>(config: &G::Config) -> G {
     state
 }
 
-/// One position of the search bench set, `benches/positions.jsonl` (written by
-/// `scripts/make_positions.py`): a deal and the moves played from it.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct BenchPosition {
-    /// `game/dealN/tK`: the deal's seed and the tricks completed before the position.
-    pub label: String,
-    /// The game's name.
-    pub game: String,
-    /// The deal, in the game's notation.
-    pub deal: String,
-    /// The moves from the deal to the position, in the game's notation.
-    pub moves: Vec<String>,
-}
-
-impl BenchPosition {
-    /// The position as a game state; `Err` names what does not fit the game.
-    pub fn state<G: GameDef>(&self, config: &G::Config) -> Result<G, String> {
-        let mut state =
-            G::from_deal(config, &self.deal).map_err(|e| format!("{}: {e}", self.label))?;
-        for text in &self.moves {
-            let mv = state
-                .parse_move(text)
-                .map_err(|e| format!("{}: {e}", self.label))?;
-            if !state.legal_moves().contains(mv) {
-                return Err(format!("{}: {text} is not legal", self.label));
-            }
-            state.play(mv);
-        }
-        Ok(state)
-    }
-}
-
-/// The search bench positions of game `game` (every game's when `None`): for each of a few
-/// seeded deals, the first decision with a choice after 0, 3 and 6 completed tricks and with
-/// two tricks left. The search benches, `examples/search_speed`, `scripts/ab_speed.py` and
-/// `scripts/openspiel_hearts.py` all time these.
-pub fn bench_positions(game: Option<&str>) -> Vec<BenchPosition> {
-    include_str!("../../benches/positions.jsonl")
-        .lines()
-        .map(|line| serde_json::from_str(line).expect("benches/positions.jsonl is valid"))
-        .filter(|p: &BenchPosition| game.is_none_or(|g| p.game == g))
-        .collect()
-}
-
 /// Positions with a real choice, collected from seeded random games (a few per game, spread
 /// over the game so that early and late decisions both count).
 pub fn speed_positions<G: GameDef>(config: &G::Config, count: usize, seed: u64) -> Vec<G> {
@@ -323,44 +279,4 @@ pub fn to_table(rows: &[ScaleRow]) -> String {
         );
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::games::{self, GameVisitor};
-
-    /// Loads every bench position of one game and checks it is a real decision.
-    struct Check(Vec<BenchPosition>);
-
-    impl GameVisitor for Check {
-        type Output = usize;
-
-        fn visit<G: GameDef>(self, config: G::Config) -> usize {
-            for p in &self.0 {
-                let state: G = p.state(&config).unwrap();
-                assert!(state.legal_moves().len() >= 2, "{}: no choice", p.label);
-                let (_, stage) = p.label.rsplit_once("/t").unwrap();
-                let tricks = state.tricks_completed().unwrap();
-                assert!(tricks >= stage.parse::<u32>().unwrap(), "{}", p.label);
-            }
-            self.0.len()
-        }
-    }
-
-    #[test]
-    fn every_bench_position_is_a_decision_of_its_game_at_its_stage() {
-        let all = bench_positions(None);
-        let mut checked = 0;
-        for info in games::all() {
-            let mine = bench_positions(Some(info.name));
-            checked += games::dispatch(&Spec::named(info.name), Check(mine)).unwrap();
-        }
-        assert_eq!(
-            checked,
-            all.len(),
-            "every position belongs to a registered game"
-        );
-        assert!(bench_positions(Some("sueca")).len() >= 8);
-    }
 }

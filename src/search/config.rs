@@ -117,7 +117,7 @@ const OPT_TIME: OptionDoc = OptionDoc {
 const OPT_MAX_NODES: OptionDoc = OptionDoc {
     key: "max_nodes",
     default: "2097152",
-    help: "tree capacity in nodes (32 bytes each for card games); a full tree stops growing",
+    help: "tree capacity in slots (32 bytes each for card games; a node's children take a slot per possible move); a full tree stops growing",
 };
 const OPT_PARALLEL: OptionDoc = OptionDoc {
     key: "parallel",
