@@ -5,7 +5,7 @@
 mod positions;
 
 use cardsearch::games::{self, GameDef, GameVisitor};
-use cardsearch::{Game, MoveSet, Spec};
+use cardsearch::{MoveSet, Spec};
 
 use positions::{BenchPosition, bench_positions};
 
