@@ -197,14 +197,15 @@ impl Walker {
                 tree.unlock(node);
                 return;
             }
-            let legal = state.legal_moves().bits();
+            let moves = state.legal_moves();
+            let legal = moves.bits();
             let here = tree.node(node);
             // `tried` before `block`: a child is published after its parent's block, so every
             // child this mask shows has its block visible.
             let tried = here.tried();
             // The same at every visit of this node, and the block was sized by it: worked out
             // here, the children's slots do not wait for the block header to load.
-            let possible = worlds.possible_moves(state).bits();
+            let possible = worlds.possible_moves(state, &moves).bits();
             let block = tree.block_of(here, possible);
             let possible = block.map_or(possible, |b| b.possible());
             debug_assert_eq!(
@@ -249,7 +250,7 @@ impl Walker {
             let ln_parent = if W::AVAILABILITY {
                 0.0
             } else {
-                ln((here.visits() as f64).max(1.0))
+                ln_count(here.visits().max(1))
             };
             let mut best = Best::NONE;
             // A child made by another thread and not yet backed up has no statistics: it goes

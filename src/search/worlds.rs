@@ -19,9 +19,10 @@ pub trait Worlds<G: Game>: Sync {
     /// The root and the state of iteration `i`. Must not allocate.
     fn world(&self, i: u64, rng: &mut Rng) -> (u32, G);
 
-    /// Every move that can be legal at the tree node whose walk has reached `state`, in any
-    /// world of this search: the moves its children block gets slots for.
-    fn possible_moves(&self, state: &G) -> G::Moves;
+    /// Every move that can be legal at the tree node whose walk has reached `state` (where
+    /// `legal` are the legal moves), in any world of this search: the moves its children block
+    /// gets slots for.
+    fn possible_moves(&self, state: &G, legal: &G::Moves) -> G::Moves;
 }
 
 /// A fresh determinization per iteration from one observer's sampler (SO-ISMCTS).
@@ -46,7 +47,7 @@ impl<G: HiddenInfo, S: DealSampler<G>> Worlds<G> for Sampled<S> {
     }
 
     #[inline]
-    fn possible_moves(&self, state: &G) -> G::Moves {
+    fn possible_moves(&self, state: &G, _legal: &G::Moves) -> G::Moves {
         state.possible_moves(self.observer)
     }
 }
@@ -75,7 +76,7 @@ impl<G: Game> Worlds<G> for Fixed<G> {
 
     /// Each root's world is one fixed state, so a node is one state: its legal moves.
     #[inline]
-    fn possible_moves(&self, state: &G) -> G::Moves {
-        state.legal_moves()
+    fn possible_moves(&self, _state: &G, legal: &G::Moves) -> G::Moves {
+        legal.clone()
     }
 }
