@@ -19,11 +19,13 @@ fn decide<G: HiddenInfo>(
     seed: u64,
 ) -> Decision<G::Move> {
     let view = View::new(state, state.current_seat());
-    agent.choose(
-        view,
-        Budget::iterations(iterations),
-        &mut rng_from_seed(seed),
-    )
+    agent
+        .choose(
+            view,
+            Budget::iterations(iterations),
+            &mut rng_from_seed(seed),
+        )
+        .expect("a search from a legal position decides")
 }
 
 /// The sequential agents, and the parallel modes whose result is a function of the seed when the
@@ -235,6 +237,22 @@ fn a_full_tree_keeps_searching() {
     assert_eq!(d.iterations, 500);
     assert_eq!(d.children.len(), 1);
     assert!(state.legal_moves().contains(d.mv));
+    assert!(d.tree_full, "the decision says the tree filled");
+    assert_eq!(d.nodes, 2);
+    // An arena sized from the budget never fills: at most one node per iteration.
+    for spec in [
+        "ismcts",
+        "ismcts:parallel=tree,threads=2",
+        "pimc:parallel=root,threads=2",
+    ] {
+        let d = decide(agent::<Tricks>(spec).as_mut(), &state, 5000, 1);
+        assert!(!d.tree_full, "{spec}");
+        assert!(
+            d.nodes > 1 && d.nodes <= 5000 + 20,
+            "{spec}: {} nodes",
+            d.nodes
+        );
+    }
 }
 
 #[test]
@@ -337,14 +355,18 @@ impl games::GameVisitor for EveryMode {
                 let mut a = agent::<G>(&spec);
                 for (i, state) in positions.iter().enumerate() {
                     let view = || View::new(state, state.current_seat());
-                    let d = a.choose(
-                        view(),
-                        Budget::iterations(300),
-                        &mut rng_from_seed(i as u64),
-                    );
+                    let d = a
+                        .choose(
+                            view(),
+                            Budget::iterations(300),
+                            &mut rng_from_seed(i as u64),
+                        )
+                        .unwrap();
                     check(&spec, state, &d);
                     assert_eq!(d.iterations, 300, "{} {spec}", G::NAME);
-                    let d = a.choose(view(), Budget::millis(2), &mut rng_from_seed(i as u64));
+                    let d = a
+                        .choose(view(), Budget::millis(2), &mut rng_from_seed(i as u64))
+                        .unwrap();
                     check(&spec, state, &d);
                 }
             }

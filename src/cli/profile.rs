@@ -86,7 +86,9 @@ impl GameVisitor for SearchLoad<'_> {
                 let seat = state.current_seat();
                 let moves = state.legal_moves();
                 let mv = if moves.len() > 1 {
-                    let d = agent.choose(View::new(&state, seat), budget, &mut rng);
+                    let d = agent
+                        .choose(View::new(&state, seat), budget, &mut rng)
+                        .map_err(|e| e.to_string())?;
                     run.decisions += 1;
                     run.iterations += d.iterations;
                     d.mv

@@ -600,7 +600,9 @@ impl GameVisitor for RerunVisitor<'_> {
                 // Exactly the logged count, zero included: a search that ran out of time before
                 // its first iteration picked a random move, and so does this one.
                 let budget = Budget::iterations(m.iterations);
-                let d = agent.choose(View::new(&state, seat), budget, &mut rng);
+                let d = agent
+                    .choose(View::new(&state, seat), budget, &mut rng)
+                    .map_err(|e| e.to_string())?;
                 let rerun_move = d.mv.to_string();
                 if rerun_move != m.mv {
                     diverged.push((p, m.mv.clone(), rerun_move.clone()));

@@ -30,6 +30,12 @@ pub struct MoveRecord {
     pub iterations: u64,
     /// Microseconds spent on it.
     pub micros: u64,
+    /// Search tree nodes in use when the decision was made (0 without a search).
+    #[serde(default)]
+    pub nodes: u64,
+    /// True when the search tree ran out of room during the decision.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub tree_full: bool,
 }
 
 /// One finished game: everything needed to replay it or to recompute the match statistics.
@@ -107,6 +113,12 @@ pub struct SideTotals {
     pub iterations: u64,
     /// Microseconds spent choosing.
     pub micros: u64,
+    /// Decisions whose search tree ran out of room.
+    #[serde(default)]
+    pub full_trees: u64,
+    /// The most tree nodes any one decision used.
+    #[serde(default)]
+    pub max_nodes: u64,
     /// Sum over games of the agent's mean raw points per seat.
     pub points: f64,
     /// Sum over games of the agent's mean match units (games with units).
@@ -144,6 +156,8 @@ impl SideTotals {
         self.moves += o.moves;
         self.iterations += o.iterations;
         self.micros += o.micros;
+        self.full_trees += o.full_trees;
+        self.max_nodes = self.max_nodes.max(o.max_nodes);
         self.points += o.points;
         self.units += o.units;
         self.games += o.games;
@@ -194,6 +208,8 @@ impl MatchReport {
                     totals.moves += 1;
                     totals.iterations += m.iterations;
                     totals.micros += m.micros;
+                    totals.full_trees += u64::from(m.tree_full);
+                    totals.max_nodes = totals.max_nodes.max(m.nodes);
                 }
             }
         }
@@ -262,7 +278,7 @@ pub fn build_agents<G: GameDef>(
         .collect()
 }
 
-/// Plays one game to the end. Errors only if an agent returns an illegal move.
+/// Plays one game to the end. Errors only if an agent fails or returns an illegal move.
 #[allow(clippy::too_many_arguments)]
 pub fn play_game<G: GameDef>(
     cfg: &MatchConfig,
@@ -283,7 +299,9 @@ pub fn play_game<G: GameDef>(
     while !state.is_terminal() {
         let seat = state.current_seat();
         let start = Instant::now();
-        let d = agents[seat].choose(View::new(&state, seat), cfg.budget, &mut rngs[seat]);
+        let d = agents[seat]
+            .choose(View::new(&state, seat), cfg.budget, &mut rngs[seat])
+            .map_err(|e| format!("agent {} in seat {seat}: {e}", agents[seat].spec()))?;
         let micros = start.elapsed().as_micros() as u64;
         if !state.legal_moves().contains(d.mv) {
             return Err(format!(
@@ -297,6 +315,8 @@ pub fn play_game<G: GameDef>(
             mv: d.mv.to_string(),
             iterations: d.iterations,
             micros,
+            nodes: d.nodes,
+            tree_full: d.tree_full,
         });
         state.play(d.mv);
     }

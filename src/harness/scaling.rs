@@ -123,11 +123,13 @@ pub fn measure_speed<G: GameDef>(
     let (mut iterations, mut elapsed) = (0u64, Duration::ZERO);
     for p in positions {
         let start = Instant::now();
-        let d = agent.choose(
-            View::new(p, p.current_seat()),
-            Budget::millis(time_ms),
-            &mut rng,
-        );
+        let d = agent
+            .choose(
+                View::new(p, p.current_seat()),
+                Budget::millis(time_ms),
+                &mut rng,
+            )
+            .map_err(|e| e.to_string())?;
         elapsed += start.elapsed();
         iterations += d.iterations;
     }

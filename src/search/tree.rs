@@ -274,11 +274,9 @@ pub enum TreeError {
 }
 
 impl<M> Tree<M> {
-    /// The default capacity: 2^21 nodes (64 MiB of address space for card games, committed only
-    /// as used), room for about four seconds of single-threaded search at 500k iterations/s.
-    pub const DEFAULT_CAPACITY: u32 = 1 << 21;
-    /// The largest capacity accepted (2^28 nodes, 8 GiB for card games).
-    pub const MAX_CAPACITY: u32 = 1 << 28;
+    /// The largest capacity accepted (2^30 nodes, 32 GiB of address space for card games;
+    /// searches size their arenas from the budget, see [`super::arena_size`]).
+    pub const MAX_CAPACITY: u32 = 1 << 30;
     /// Bytes per node for this move type (32 for [`crate::Card`]: 16 of links, 16 of statistics).
     pub const BYTES_PER_NODE: usize =
         std::mem::size_of::<Links<M>>() + std::mem::size_of::<Stats>();
@@ -340,6 +338,11 @@ impl<M> Tree<M> {
     /// Nodes in use (roots included).
     pub fn len(&self) -> u32 {
         self.len.load(Relaxed).min(self.capacity)
+    }
+
+    /// True when an expansion found no room: the tree stopped growing during the search.
+    pub fn is_full(&self) -> bool {
+        self.len.load(Relaxed) >= self.capacity
     }
 
     /// True when no search has been started since the last reset.
