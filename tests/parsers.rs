@@ -8,7 +8,7 @@ use cardsearch::game::rng_from_seed;
 use cardsearch::games::{self, GameDef, GameVisitor};
 use cardsearch::protocol::Engine;
 use cardsearch::spec::Spec;
-use cardsearch::{Card, CardSet, Game, Rank, Suit};
+use cardsearch::{Card, CardSet, Rank, Suit};
 use proptest::prelude::*;
 
 fn any_card() -> impl Strategy<Value = Card> {

@@ -86,6 +86,9 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
         rng: &mut Rng,
     ) -> Result<Decision<G::Move>, AgentError> {
         let start = Instant::now();
+        if self.config().algorithm == Algorithm::Uct && view.true_state_cheating().is_none() {
+            return Err(AgentError::NeedsTrueState(Agent::<G>::spec(self)));
+        }
         let legal = view.legal_moves();
         if legal.len() == 1 {
             // A forced move: searching would spend the budget to learn nothing.

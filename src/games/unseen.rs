@@ -53,6 +53,43 @@ impl Unseen {
         self.num_holders += 1;
     }
 
+    /// `error` with the deal's holders named as seats: `holder 1` becomes `seat 3`, `holders
+    /// 0, 2` becomes `seat 1 and the stock`.
+    pub fn name_holders(&self, error: DealError) -> DealError {
+        let who = |i: usize| match self.seats.get(i).copied().flatten() {
+            Some(seat) => format!("seat {seat}"),
+            None => "the stock".to_string(),
+        };
+        let name = |text: String| {
+            let mut out = String::new();
+            let mut rest = text.as_str();
+            while let Some(at) = rest.find("holder") {
+                out.push_str(&rest[..at]);
+                let after = rest[at + "holder".len()..].trim_start_matches('s');
+                let list_len = after
+                    .find(|c: char| !(c.is_ascii_digit() || c == ',' || c == ' '))
+                    .unwrap_or(after.len());
+                let (list, tail) = after.split_at(list_len);
+                let names: Vec<String> = list
+                    .split(',')
+                    .filter_map(|t| t.trim().parse().ok())
+                    .map(who)
+                    .collect();
+                out.push_str(&names.join(" and "));
+                if list.ends_with(' ') {
+                    out.push(' ');
+                }
+                rest = tail;
+            }
+            out.push_str(rest);
+            out
+        };
+        match error {
+            DealError::Inconsistent(m) => DealError::Inconsistent(name(m)),
+            DealError::Invalid(m) => DealError::Invalid(name(m)),
+        }
+    }
+
     /// The cards `seat` may hold as far as the observer can tell: the unseen cards it may take
     /// and the cards known to be with it.
     pub fn possible_for(&self, seat: Seat) -> CardSet {
@@ -178,7 +215,8 @@ impl<G: HiddenCards + Copy> InfoSet<G> for CardInfoSet<G> {
     fn sampler(&self) -> Result<CardSampler<G>, DealError> {
         let o = self.observer();
         let unseen = self.public.unseen(o)?;
-        let deal = ConstrainedDeal::new(unseen.unknown, &unseen.holders[..unseen.num_holders])?;
+        let deal = ConstrainedDeal::new(unseen.unknown, &unseen.holders[..unseen.num_holders])
+            .map_err(|e| unseen.name_holders(e))?;
         Ok(CardSampler {
             public: self.public,
             observer: self.observer,
@@ -246,5 +284,26 @@ pub fn check_no_new_cards(hand_after: Option<CardSet>, expected: CardSet) -> Res
             "the seat's hand would be {expected} after this move, not {h}"
         ))),
         _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deal_errors_name_seats_not_holders() {
+        let mut unseen = Unseen::NONE;
+        unseen.add(Some(1), 3, CardSet::FULL, CardSet::EMPTY);
+        unseen.add(Some(3), 3, CardSet::FULL, CardSet::EMPTY);
+        unseen.add(None, 4, CardSet::FULL, CardSet::EMPTY);
+        let e = DealError::Inconsistent(
+            "holder 1 needs 12 cards; holders 0, 2 may take 2H only".into(),
+        );
+        assert_eq!(
+            unseen.name_holders(e).to_string(),
+            "no deal is consistent with what is known: seat 3 needs 12 cards; seat 1 and the \
+             stock may take 2H only"
+        );
     }
 }

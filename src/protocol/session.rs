@@ -8,7 +8,9 @@ use serde_json::{Map, Value, json};
 use super::request::Go;
 use crate::agents::{self, Decision};
 use crate::cards::CardSet;
-use crate::game::{DealSampler, InfoSet, MoveSet, Rng, Seat, View, next_seed, rng_from_seed};
+use crate::game::{
+    DealError, DealSampler, InfoSet, MoveSet, Rng, Seat, View, next_seed, rng_from_seed,
+};
 use crate::games::GameDef;
 use crate::search::Budget;
 use crate::spec::Spec;
@@ -262,9 +264,26 @@ impl<G: GameDef> Session for GameSession<G> {
                     })
                     .transpose()?;
                 let v = info.observer();
+                if seat == v
+                    && let Some(mv) = mv
+                    && info.seat_to_move() == Some(v)
+                    && !info.legal_moves().contains(mv)
+                {
+                    let legal: Vec<String> = info
+                        .legal_moves()
+                        .to_vec()
+                        .iter()
+                        .map(|m| m.to_string())
+                        .collect();
+                    return Err(format!(
+                        "illegal move {mv} for seat {seat} (legal: {})",
+                        legal.join(" ")
+                    ));
+                }
                 info.observe(seat, mv, hand).map_err(|e| {
+                    let (DealError::Inconsistent(why) | DealError::Invalid(why)) = e;
                     format!(
-                        "{text} by seat {seat} is not consistent with what seat {v} has seen: {e}"
+                        "{text} by seat {seat} is not consistent with what seat {v} has seen: {why}"
                     )
                 })?;
                 self.history
