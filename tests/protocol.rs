@@ -211,10 +211,10 @@ struct ViewPlay<'a, G> {
 }
 
 /// Plays a real game and, in step, an engine that only has `seat`'s view; the engine's agent
-/// moves for `seat`, everyone else plays random moves the harness sends. The engine must list
-/// exactly the seat's real legal moves (and hand) at every turn, refuse to list the others',
-/// accept every real move of the others (redrawing its made-up cards when needed), and end
-/// with the real result.
+/// moves for `seat`, everyone else plays random moves the harness sends (as `"?"` when the seat
+/// cannot see them). The engine must list exactly the seat's real legal moves (and hand) at
+/// every turn, refuse to list the others', accept every real move of the others, and end with
+/// the real result.
 fn view_game_in_step<G: GameDef>(
     game: &str,
     config: &G::Config,
@@ -263,13 +263,19 @@ fn view_game_in_step<G: GameDef>(
             assert!(r["error"].as_str().unwrap().contains("cannot see"), "{r}");
             truth.legal_moves().random(&mut rng).to_string()
         };
+        // A move the seat cannot see (another seat's Hearts pass) is sent as "?".
+        let sent = if to_move == seat || truth.next_move_seen_by(seat) {
+            mv.clone()
+        } else {
+            "?".to_string()
+        };
         truth.play(truth.parse_move(&mv).unwrap());
-        let mut request = json!({"cmd": "play", "move": mv, "seat": to_move});
+        let mut request = json!({"cmd": "play", "move": sent, "seat": to_move});
         if let Some(hand) = how.hand {
             request["hand"] = json!(hand(&truth, seat).to_string());
         }
         let r = ask_ok(&mut engine, request);
-        assert_eq!(r["move"], mv);
+        assert_eq!(r["move"], sent);
         plies += 1;
     }
     let n = truth.num_seats();
@@ -310,11 +316,11 @@ fn view_mode_follows_a_game_it_cannot_see() {
         let plies = view_game_in_step::<Tricks>("tricks", &(), deal, (deal % 2) as usize, how);
         assert_eq!(plies, 8);
     }
-    // Hearts: who holds 2C is public (they lead it), so the view writes it.
+    // Hearts: who holds 2C is learned when it is led; the view need not write it.
     let hearts = Hearts::config(&"hearts".parse().unwrap()).unwrap();
     for deal in 0..6 {
         let how = ViewPlay {
-            view: &|d, s| hide(d, s, 0, &["2C"]),
+            view: &|d, s| hide(d, s, 0, &[]),
             hand: None,
         };
         let plies = view_game_in_step::<Hearts>("hearts", &hearts, deal, (deal % 4) as usize, how);
@@ -360,6 +366,24 @@ fn view_mode_follows_private_draws() {
             how,
         );
         assert!(plies >= 40, "{plies}");
+    }
+    // Hearts with passing: the others' passes are sent unseen, and the seat's hand after the
+    // last pass tells the engine what it received.
+    for (deal, pass) in ["left", "right", "across"]
+        .into_iter()
+        .cycle()
+        .take(9)
+        .enumerate()
+    {
+        let game = format!("hearts:pass={pass}");
+        let config = Hearts::config(&game.parse().unwrap()).unwrap();
+        let how = ViewPlay {
+            view: &|d, s| hide(d, s, 0, &[]),
+            hand: Some(&|g: &Hearts, s| g.hand(s)),
+        };
+        let seat = deal % 4;
+        let plies = view_game_in_step::<Hearts>(&game, &config, deal as u64, seat, how);
+        assert_eq!(plies, 64);
     }
 }
 

@@ -282,6 +282,15 @@ pub fn format_report(r: &MatchReport) -> String {
         r.a.iterations as f64 / r.a.moves.max(1) as f64,
         r.b.iterations as f64 / r.b.moves.max(1) as f64
     );
+    out += &format!(
+        "  largest search tree: A {} nodes, B {} nodes{}\n",
+        r.a.max_nodes,
+        r.b.max_nodes,
+        match (r.a.full_trees, r.b.full_trees) {
+            (0, 0) => "; no tree ever filled".to_string(),
+            (a, b) => format!("; TREE FULL (stopped growing) in A {a}, B {b} decisions"),
+        }
+    );
     if let Some(d) = r.sprt {
         out += &format!("  SPRT: {d:?}\n");
     }
