@@ -160,16 +160,25 @@ pub(super) fn tree<G: Game, W: Worlds<G>, A: Concurrent>(
         // Iteration numbers interleave threads so PIMC's roots are used evenly.
         let mut index = i as u64;
         let mut done = 0u64;
-        loop {
-            let k = shared.claim(CLOCK_EVERY);
-            if k == 0 {
-                break;
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            loop {
+                let k = shared.claim(CLOCK_EVERY);
+                if k == 0 {
+                    break;
+                }
+                for _ in 0..k {
+                    iterate::<G, W, A>(&mut walker, t, worlds, index, &mut rng);
+                    index += threads as u64;
+                }
+                done += k;
             }
-            for _ in 0..k {
-                iterate::<G, W, A>(&mut walker, t, worlds, index, &mut rng);
-                index += threads as u64;
-            }
-            done += k;
+        }));
+        if let Err(panic) = run {
+            // A panic (a bug in a game, say) must not leave the others waiting: free the lock
+            // this thread may hold, stop them, and let the crew report the panic.
+            t.release_held_lock();
+            shared.stop();
+            std::panic::resume_unwind(panic);
         }
         walker.flush_root_passes(t);
         done

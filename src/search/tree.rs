@@ -603,6 +603,11 @@ impl Access for Locked {
     const LOCKED: bool = true;
 }
 
+thread_local! {
+    /// The node whose lock this thread holds in a `Locked` walk (`NodeId::NONE` when none).
+    static HELD_LOCK: std::cell::Cell<u32> = const { std::cell::Cell::new(u32::MAX) };
+}
+
 /// A tree seen through one access discipline. `Exclusive` handles borrow the tree mutably, so
 /// the cheap non-atomic updates can never race.
 pub(crate) struct TreeRef<'t, M, A> {
@@ -664,11 +669,13 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
         self.tree.node(id)
     }
 
-    /// Takes `id`'s lock (`Locked` handles only; a no-op otherwise).
+    /// Takes `id`'s lock (`Locked` handles only; a no-op otherwise). The thread remembers it
+    /// until [`TreeRef::unlock`], so a panic can release it ([`TreeRef::release_held_lock`]).
     #[inline]
     pub(crate) fn lock(&self, id: NodeId) {
         if A::LOCKED {
             self.node(id).links.lock.lock();
+            HELD_LOCK.set(id.0);
         }
     }
 
@@ -676,8 +683,20 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
     #[inline]
     pub(crate) fn unlock(&self, id: NodeId) {
         if A::LOCKED {
+            HELD_LOCK.set(NodeId::NONE.0);
             // SAFETY: callers pair every `unlock` with their own earlier `lock`.
             unsafe { self.node(id).links.lock.unlock() };
+        }
+    }
+
+    /// Releases the node lock this thread holds, if any: for a thread unwinding from a panic
+    /// in the middle of a walk, so that the other threads, which may be waiting for that lock,
+    /// can finish instead of waiting forever. A walk holds at most one lock at a time.
+    pub(crate) fn release_held_lock(&self) {
+        let held = HELD_LOCK.replace(NodeId::NONE.0);
+        if A::LOCKED && held != NodeId::NONE.0 {
+            // SAFETY: this thread took the lock (`lock` recorded it) and has not released it.
+            unsafe { self.node(NodeId(held)).links.lock.unlock() };
         }
     }
 
