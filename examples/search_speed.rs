@@ -72,7 +72,7 @@ impl GameVisitor for Run<'_> {
                 let mut rng = rng_from_seed(r as u64);
                 let start = Instant::now();
                 let d = agent
-                    .choose(View::new(&state, seat), self.budget, &mut rng)
+                    .choose(View::new(&state, seat), self.budget.clone(), &mut rng)
                     .expect("a legal position");
                 let wall = start.elapsed();
                 iterations += d.iterations;
@@ -167,7 +167,7 @@ fn main() {
         });
         let run = Run {
             agents,
-            budget,
+            budget: budget.clone(),
             runs,
             overshoot,
             quiet,

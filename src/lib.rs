@@ -19,6 +19,7 @@ pub mod deal;
 pub mod game;
 pub mod games;
 pub mod harness;
+pub mod limits;
 pub mod protocol;
 pub mod search;
 pub mod spec;

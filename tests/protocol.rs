@@ -607,3 +607,97 @@ fn a_search_from_a_view_is_the_search_on_the_real_deal() {
         });
     }
 }
+
+impl Child {
+    /// Sends one line without waiting for a reply.
+    fn send(&mut self, line: &str) {
+        let stdin = self.child.stdin.as_mut().unwrap();
+        stdin.write_all(line.as_bytes()).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Reads the next reply line.
+    fn reply(&mut self) -> Value {
+        let mut reply = String::new();
+        self.out.read_line(&mut reply).unwrap();
+        serde_json::from_str(&reply).unwrap_or_else(|e| panic!("reply {reply:?}: {e}"))
+    }
+}
+
+/// Fails the test instead of hanging it when a search does not stop.
+fn watchdog(seconds: u64, what: &'static str) -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let seen = done.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_secs(seconds));
+        if !seen.load(std::sync::atomic::Ordering::Relaxed) {
+            eprintln!("{what} did not end");
+            std::process::abort();
+        }
+    });
+    done
+}
+
+#[test]
+fn stop_ends_a_day_long_search_in_every_parallel_mode() {
+    let done = watchdog(120, "a stopped search");
+    let mut e = Child::start();
+    e.ok(json!({"cmd": "new", "game": "sueca", "seed": 4}));
+    for agent in [
+        "ismcts",
+        "ismcts:parallel=root,threads=2",
+        "ismcts:parallel=tree,threads=2",
+        "ismcts:parallel=tree-locked,threads=2",
+        "ismcts:parallel=leaf,threads=2",
+        "pimc:parallel=tree,threads=2",
+    ] {
+        // A day of searching, then `stop` once the search is under way: the `go` reply comes
+        // (with a real move from the iterations done), then the `stop` reply, in order.
+        e.send(&json!({"cmd": "go", "agent": agent, "time_ms": 86_400_000, "id": 1}).to_string());
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        e.send(r#"{"cmd":"stop","id":2}"#);
+        let go = e.reply();
+        assert_eq!(go["ok"], "go", "{agent}: {go}");
+        assert_eq!(go["id"], 1);
+        assert!(go["iterations"].as_u64().unwrap() > 0, "{agent}: {go}");
+        let stop = e.reply();
+        assert_eq!(stop, json!({"ok": "stop", "id": 2}));
+        let legal = e.ok(json!({"cmd": "legal"}));
+        assert!(legal["moves"].as_array().unwrap().contains(&go["move"]));
+        // A stop that came before a search does not stop the next one.
+        let next = e.ok(json!({"cmd": "go", "agent": agent, "iterations": 3000, "seed": 1}));
+        assert_eq!(next["iterations"], 3000, "{agent}");
+    }
+    // `quit` during a search ends it, answers it, and ends the engine.
+    e.send(&json!({"cmd": "go", "agent": "ismcts", "iterations": 4_000_000_000u64}).to_string());
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    e.send(r#"{"cmd":"quit"}"#);
+    assert_eq!(e.reply()["ok"], "go");
+    assert_eq!(e.reply()["ok"], "quit");
+    assert!(e.child.wait().unwrap().success());
+    done.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+#[test]
+fn over_long_lines_are_refused_without_being_echoed() {
+    let mut e = Child::start();
+    let long = format!(r#"{{"cmd":"play","move":"{}"}}"#, "Q".repeat(3 << 20));
+    let r = e.raw(&long);
+    let error = r["error"].as_str().unwrap();
+    assert!(error.contains("limit"), "{error}");
+    assert!(error.len() < 200, "{error}");
+    // A long line under the limit is answered with a short quote of it.
+    e.ok(json!({"cmd": "new", "game": "tricks", "seed": 1}));
+    let r = e.raw(&format!(
+        r#"{{"cmd":"play","move":"{}"}}"#,
+        "Q".repeat(500_000)
+    ));
+    let error = r["error"].as_str().unwrap();
+    assert!(
+        error.contains("bad move") && error.len() < 1200,
+        "{} bytes",
+        error.len()
+    );
+    e.ok(json!({"cmd": "hello"}));
+}

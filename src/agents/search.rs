@@ -95,7 +95,14 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
             return Ok(Decision::without_search(legal.nth(0), start.elapsed()));
         }
         let config = self.searcher.config();
-        let budget = config.budget.unwrap_or(budget);
+        // The spec's own budget replaces the caller's limits; the caller's stop signal stays.
+        let budget = match &config.budget {
+            Some(own) => Budget {
+                stop: budget.stop,
+                ..own.clone()
+            },
+            None => budget,
+        };
         let algorithm = config.algorithm;
         let result = match algorithm {
             Algorithm::Ismcts => {
@@ -135,7 +142,7 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
 /// a move's clock runs from the moment the agent is asked.
 fn charged(budget: Budget, start: Instant) -> Budget {
     Budget {
-        iterations: budget.iterations,
         time: budget.time.map(|t| t.saturating_sub(start.elapsed())),
+        ..budget
     }
 }

@@ -109,6 +109,7 @@ impl MatchArgs {
                 None
             }),
             time: self.time_ms.map(Duration::from_millis),
+            stop: None,
         };
         let shard = self.shard.as_deref().map(parse_shard).transpose()?;
         Ok(MatchConfig {

@@ -87,7 +87,7 @@ impl GameVisitor for SearchLoad<'_> {
                 let moves = state.legal_moves();
                 let mv = if moves.len() > 1 {
                     let d = agent
-                        .choose(View::new(&state, seat), budget, &mut rng)
+                        .choose(View::new(&state, seat), budget.clone(), &mut rng)
                         .map_err(|e| e.to_string())?;
                     run.decisions += 1;
                     run.iterations += d.iterations;

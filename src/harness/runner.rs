@@ -300,7 +300,7 @@ pub fn play_game<G: GameDef>(
         let seat = state.current_seat();
         let start = Instant::now();
         let d = agents[seat]
-            .choose(View::new(&state, seat), cfg.budget, &mut rngs[seat])
+            .choose(View::new(&state, seat), cfg.budget.clone(), &mut rngs[seat])
             .map_err(|e| format!("agent {} in seat {seat}: {e}", agents[seat].spec()))?;
         let micros = start.elapsed().as_micros() as u64;
         if !state.legal_moves().contains(d.mv) {

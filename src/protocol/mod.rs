@@ -25,11 +25,15 @@ use serde_json::{Map, Value, json};
 use crate::agents;
 use crate::game::rng_from_seed;
 use crate::games::{self, GameDef, GameVisitor};
+use crate::search::StopSignal;
 use crate::spec::{OptionDoc, Spec};
 
 pub use request::{COMMANDS, Go, NewGame, Play, Request, StateOf, ViewSetup};
-pub use session::{GameSession, MAX_TIME_MS, Session};
+pub use session::{GameSession, Session};
 pub use view_deal::{VIEW_FILLS, view_info_set};
+
+/// The longest error message sent: errors quote bad input in part, never whole.
+const MAX_ERROR_CHARS: usize = 1000;
 
 /// The protocol's version, reported by `hello`; raised when a reply changes incompatibly.
 pub const PROTOCOL_VERSION: u32 = 2;
@@ -43,10 +47,11 @@ pub struct Reply {
     pub quit: bool,
 }
 
-/// The engine's state between lines: at most one game.
+/// The engine's state between lines: at most one game, and the signal that stops its searches.
 #[derive(Default)]
 pub struct Engine {
     session: Option<Box<dyn Session>>,
+    stop: StopSignal,
 }
 
 impl std::fmt::Debug for Engine {
@@ -63,6 +68,14 @@ impl Engine {
     /// An engine with no game.
     pub fn new() -> Engine {
         Engine::default()
+    }
+
+    /// The signal every `go` of this engine watches: raising it from another thread (as
+    /// `cardsearch engine`'s reader does when a `stop` or `quit` line arrives) ends the search in
+    /// progress, whose reply then carries the best move found so far. `handle` never lowers it:
+    /// whoever raises it lowers it before the next request it should not stop.
+    pub fn stop_signal(&self) -> StopSignal {
+        self.stop.clone()
     }
 
     /// Handles one request line and returns the reply. Never panics: a panic inside a search
@@ -87,6 +100,11 @@ impl Engine {
             ))
         });
         reply(id, cmd, answer)
+    }
+
+    /// The reply to a line refused before it was read (too long, say).
+    pub fn refuse(message: String) -> Reply {
+        reply(None, "", Err(message))
     }
 
     fn dispatch(&mut self, request: &Request) -> Answer {
@@ -116,7 +134,9 @@ impl Engine {
                 self.session = Some(session);
                 Ok(answer)
             }
-            Request::Quit => Ok(Map::new()),
+            // A search is stopped by the reader as the line arrives (see `Engine::stop_signal`);
+            // once it gets here there is nothing left to stop.
+            Request::Stop | Request::Quit => Ok(Map::new()),
             Request::Play(_) | Request::Legal | Request::State(_) | Request::Go(_) => {
                 let cmd = command_name(request);
                 let session = self
@@ -127,7 +147,7 @@ impl Engine {
                     Request::Play(p) => session.play(&p.mv, p.seat, p.hand.as_deref()),
                     Request::Legal => session.legal(),
                     Request::State(st) => session.state(st.seat),
-                    Request::Go(go) => session.go(go),
+                    Request::Go(go) => session.go(go, &self.stop),
                     _ => unreachable!("matched above"),
                 }
             }
@@ -146,6 +166,7 @@ fn command_name(request: &Request) -> &'static str {
         Request::Legal => "legal",
         Request::State(_) => "state",
         Request::Go(_) => "go",
+        Request::Stop => "stop",
         Request::Quit => "quit",
     }
 }
@@ -160,6 +181,13 @@ fn reply(id: Option<Value>, cmd: &str, answer: Answer) -> Reply {
         }
         Err(e) => {
             let mut m = Map::new();
+            // Errors quote bad input, and an input can be long: keep them readable.
+            let e = if e.chars().count() > MAX_ERROR_CHARS {
+                let head: String = e.chars().take(MAX_ERROR_CHARS).collect();
+                format!("{head}… (error cut at {MAX_ERROR_CHARS} characters)")
+            } else {
+                e
+            };
             m.insert("error".into(), Value::String(e));
             m
         }

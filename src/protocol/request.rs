@@ -25,13 +25,15 @@ pub enum Request {
     State(StateOf),
     /// Search for the seat to move.
     Go(Go),
+    /// End the search in progress now (its `go` replies with the best move so far).
+    Stop,
     /// Stop the engine.
     Quit,
 }
 
 /// The commands, in the order the protocol lists them.
-pub const COMMANDS: [&str; 9] = [
-    "hello", "games", "agents", "new", "play", "legal", "state", "go", "quit",
+pub const COMMANDS: [&str; 10] = [
+    "hello", "games", "agents", "new", "play", "legal", "state", "go", "stop", "quit",
 ];
 
 /// The fields of `play`.
@@ -129,13 +131,15 @@ fn request(cmd: &str, fields: Map<String, Value>) -> Result<Request, String> {
         "games" => none(Request::Games),
         "agents" => none(Request::Agents),
         "legal" => none(Request::Legal),
+        "stop" => none(Request::Stop),
         "quit" => none(Request::Quit),
         "new" => read(cmd, fields).map(Request::New),
         "play" => read(cmd, fields).map(Request::Play),
         "state" => read(cmd, fields).map(Request::State),
         "go" => read(cmd, fields).map(Request::Go),
         other => Err(format!(
-            "unknown command '{other}' (commands: {})",
+            "unknown command '{}' (commands: {})",
+            crate::limits::excerpt(other),
             COMMANDS.join(", ")
         )),
     }

@@ -12,11 +12,9 @@ use crate::game::{
     DealError, DealSampler, InfoSet, MoveSet, Rng, Seat, View, next_seed, rng_from_seed,
 };
 use crate::games::GameDef;
-use crate::search::Budget;
+use crate::limits;
+use crate::search::{Budget, StopSignal};
 use crate::spec::Spec;
-
-/// The longest `go` accepted, so a deadline can never overflow the clock.
-pub const MAX_TIME_MS: f64 = 86_400_000.0;
 
 /// A reply's fields, or the error sentence.
 pub type Answer = Result<Map<String, Value>, String>;
@@ -33,8 +31,8 @@ pub trait Session {
     fn legal(&self) -> Answer;
     /// The game as `seat` knows it.
     fn state(&self, seat: Option<u64>) -> Answer;
-    /// A search for the seat to move.
-    fn go(&mut self, go: &Go) -> Answer;
+    /// A search for the seat to move, ended early if `stop` is raised.
+    fn go(&mut self, go: &Go, stop: &StopSignal) -> Answer;
 }
 
 /// What the engine holds of the game.
@@ -228,7 +226,7 @@ impl<G: GameDef> Session for GameSession<G> {
         let parse = |t: &str| {
             representative
                 .parse_move(t)
-                .map_err(|e| format!("bad move '{t}': {e}"))
+                .map_err(|e| format!("bad move '{}': {e}", limits::excerpt(t)))
         };
         match &mut self.table {
             Table::Full(state) => {
@@ -260,7 +258,7 @@ impl<G: GameDef> Session for GameSession<G> {
                 let hand = hand
                     .map(|h| {
                         h.parse::<CardSet>()
-                            .map_err(|e| format!("bad hand '{h}': {e}"))
+                            .map_err(|e| format!("bad hand '{}': {e}", limits::excerpt(h)))
                     })
                     .transpose()?;
                 let v = info.observer();
@@ -357,32 +355,38 @@ impl<G: GameDef> Session for GameSession<G> {
         Ok(m)
     }
 
-    fn go(&mut self, go: &Go) -> Answer {
+    fn go(&mut self, go: &Go, stop: &StopSignal) -> Answer {
         let seat = self.check_own_turn("search")?;
         let agent_text = go.agent.as_deref().unwrap_or("ismcts");
         let spec: Spec = agent_text
             .parse()
             .map_err(|e: crate::spec::SpecError| e.0)?;
         let mut agent = agents::build::<G>(&spec).map_err(|e| e.0)?;
-        if go.iterations == Some(0) {
-            return Err("'iterations' must be positive".into());
+        if let Some(n) = go.iterations {
+            limits::positive_at_most("iterations", n, limits::MAX_ITERATIONS)?;
         }
+        let max_ms = limits::MAX_TIME_MS as f64;
         let time = match go.time_ms {
             None => None,
-            Some(t) if t.is_finite() && t > 0.0 && t <= MAX_TIME_MS => {
+            Some(t) if t.is_finite() && t > 0.0 && t <= max_ms => {
                 Some(Duration::from_secs_f64(t / 1000.0))
             }
             Some(t) => {
                 return Err(format!(
-                    "'time_ms' must be a positive number of milliseconds up to {MAX_TIME_MS} \
-                     (one day), not {t}"
+                    "'time_ms' must be a positive number of milliseconds up to {max_ms} (one \
+                     day), not {t}"
                 ));
             }
         };
         let budget = match (go.iterations, time) {
             (None, None) => Budget::iterations(1000),
-            (iterations, time) => Budget { iterations, time },
-        };
+            (iterations, time) => Budget {
+                iterations,
+                time,
+                stop: None,
+            },
+        }
+        .with_stop(stop.clone());
         let seed = go.seed.unwrap_or_else(|| next_seed(&mut self.rng));
         let view = match &self.table {
             Table::Full(state) => View::new(state, seat),

@@ -86,6 +86,7 @@ mod tests {
         let both = Budget {
             iterations: Some(10),
             time: Some(Duration::from_secs(1)),
+            stop: None,
         };
         assert_eq!(nodes_per_tree(&both, 1, 1, 20, cap), 10 + 20 + SLACK);
         // The cap wins, but never below the roots.

@@ -3,6 +3,7 @@
 use std::fmt;
 use std::time::Duration;
 
+use crate::limits;
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 use super::budget::Budget;
@@ -94,7 +95,7 @@ pub struct SearchConfig {
 }
 
 /// The most threads a search accepts.
-pub const MAX_THREADS: usize = 256;
+pub use crate::limits::MAX_THREADS;
 
 /// Default exploration constant, as in the note.
 pub const DEFAULT_C: f64 = 0.7;
@@ -196,17 +197,18 @@ impl SearchConfig {
         let algorithm = match algorithm {
             Algorithm::Pimc { .. } => {
                 let dets: u32 = spec.get("dets", DEFAULT_DETS)?;
-                if dets == 0 {
-                    return Err(err("dets must be at least 1".into()));
-                }
+                limits::positive_at_most("dets", dets, limits::MAX_DETS).map_err(err)?;
                 let vote: bool = spec.get("vote", false)?;
                 Algorithm::Pimc { dets, vote }
             }
             other => other,
         };
         let c: f64 = spec.get("c", DEFAULT_C)?;
-        if !c.is_finite() || c < 0.0 {
-            return Err(err(format!("c={c} must be a finite number >= 0")));
+        if !c.is_finite() || !(0.0..=limits::MAX_EXPLORATION).contains(&c) {
+            return Err(err(format!(
+                "c={c} must be a number from 0 to {}",
+                limits::MAX_EXPLORATION
+            )));
         }
         let names: Vec<&str> = Parallel::ALL.iter().map(|p| p.name()).collect();
         let mode = spec.choice("parallel", &names, "sequential")?;
@@ -215,15 +217,19 @@ impl SearchConfig {
             .find(|p| p.name() == mode)
             .expect("choice returns one of the names");
         let threads: usize = spec.get("threads", 1)?;
-        if threads == 0 || threads > MAX_THREADS {
-            return Err(err(format!("threads={threads} must be 1 to {MAX_THREADS}")));
-        }
+        limits::positive_at_most("threads", threads, MAX_THREADS).map_err(err)?;
         if parallel == Parallel::Sequential && threads > 1 {
             return Err(err(format!(
                 "threads={threads} needs a parallel mode (parallel=root, tree, tree-locked or leaf)"
             )));
         }
         let virtual_loss: u32 = spec.get("virtual_loss", DEFAULT_VIRTUAL_LOSS)?;
+        if virtual_loss > limits::MAX_VIRTUAL_LOSS {
+            return Err(err(format!(
+                "virtual_loss={virtual_loss} must be at most {}",
+                limits::MAX_VIRTUAL_LOSS
+            )));
+        }
         if spec.has("virtual_loss") && !parallel.is_tree() {
             return Err(err(
                 "virtual_loss applies only to parallel=tree or parallel=tree-locked".into(),
@@ -254,12 +260,16 @@ impl SearchConfig {
             None => None,
             Some(_) => Some(spec.get("time_ms", 0u64)?),
         };
-        if iterations == Some(0) || time_ms == Some(0) {
-            return Err(err("iterations and time_ms must be at least 1".into()));
+        if let Some(n) = iterations {
+            limits::positive_at_most("iterations", n, limits::MAX_ITERATIONS).map_err(err)?;
+        }
+        if let Some(t) = time_ms {
+            limits::positive_at_most("time_ms", t, limits::MAX_TIME_MS).map_err(err)?;
         }
         let budget = (iterations.is_some() || time_ms.is_some()).then(|| Budget {
             iterations,
             time: time_ms.map(Duration::from_millis),
+            stop: None,
         });
         Ok(SearchConfig {
             algorithm,
@@ -280,7 +290,7 @@ impl SearchConfig {
             parts.push(format!("vote={vote}"));
         }
         parts.push(format!("c={}", self.c));
-        if let Some(b) = self.budget {
+        if let Some(b) = &self.budget {
             if let Some(n) = b.iterations {
                 parts.push(format!("iterations={n}"));
             }

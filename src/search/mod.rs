@@ -21,7 +21,7 @@ pub mod uct;
 pub(crate) mod walk;
 pub mod worlds;
 
-pub use budget::{Budget, BudgetClock, SharedBudget};
+pub use budget::{Budget, BudgetClock, SharedBudget, StopSignal};
 pub use config::{Algorithm, Parallel, SearchConfig};
 pub use searcher::{ChildStat, SearchError, SearchResult, Searcher};
 pub use tree::{NodeId, Tree};

@@ -134,7 +134,7 @@ pub(super) fn root<G: Game, W: Worlds<G>>(
         } else {
             max / n + u64::from((i as u64) < max % n)
         };
-        let clock = BudgetClock::with_limits(share, start.deadline());
+        let clock = start.share(share);
         let mut rng = rng_from_seed(seeds[i]);
         sequential(&mut tree, worlds, &clock, ucb, &mut rng)
     })

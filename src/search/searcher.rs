@@ -16,7 +16,7 @@ const INITIAL_CAPACITY: u64 = 1 << 12;
 
 /// The most iterations one search runs: visit counters are `u32`, and leaf parallelism adds up
 /// to [`super::config::MAX_THREADS`] visits at once.
-pub const MAX_ITERATIONS: u64 = u32::MAX as u64 - (1 << 16);
+pub use crate::limits::MAX_ITERATIONS;
 
 /// Search statistics of one root move.
 #[derive(Clone, Debug, PartialEq)]
@@ -171,13 +171,13 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
                     .iterations
                     .map_or(MAX_ITERATIONS, |n| n.min(MAX_ITERATIONS)),
             ),
-            time: budget.time,
+            ..budget.clone()
         };
         // Time budgets size the arena by time alone: the iteration cap above is a counter
         // limit, not a size.
         let sizing = Budget {
             iterations: budget.time.is_none().then_some(budget.iterations).flatten(),
-            time: budget.time,
+            ..budget.clone()
         };
         self.size_arenas(&sizing, worlds.num_roots())?;
         let shared = self.config.parallel.is_tree();
