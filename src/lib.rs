@@ -13,6 +13,7 @@
 #![deny(missing_docs)]
 
 pub mod agents;
+pub mod allocator;
 pub mod cards;
 pub mod cli;
 pub mod deal;

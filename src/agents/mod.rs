@@ -68,6 +68,10 @@ pub trait Agent<G: HiddenInfo>: Send {
     fn is_cheating(&self) -> bool {
         false
     }
+    /// Gives back the memory the last decision's search trees hold (they are sized again by
+    /// the next search). A harness that keeps an agent between decisions (the engine protocol)
+    /// calls it after each one; a match, whose next decision comes at once, does not.
+    fn release_memory(&mut self) {}
     /// The search trees of the last decision, read-only, for inspection; `None` for agents
     /// that keep none.
     fn search_trees(&self) -> Option<&[crate::search::Tree<G::Move>]> {

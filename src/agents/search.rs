@@ -75,6 +75,10 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
         self.searcher.config().algorithm == Algorithm::Uct
     }
 
+    fn release_memory(&mut self) {
+        self.searcher.release_memory();
+    }
+
     fn search_trees(&self) -> Option<&[crate::search::Tree<G::Move>]> {
         Some(self.searcher.trees())
     }

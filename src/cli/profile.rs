@@ -108,8 +108,12 @@ impl GameVisitor for SearchLoad<'_> {
 
 /// Runs `cardsearch profile`.
 pub fn run(args: &ProfileArgs) -> Result<(), String> {
-    if !args.seconds.is_finite() || args.seconds <= 0.0 {
-        return Err(format!("--seconds must be positive, not {}", args.seconds));
+    let max = crate::limits::MAX_PROFILE_SECONDS;
+    if !args.seconds.is_finite() || args.seconds <= 0.0 || args.seconds > max {
+        return Err(format!(
+            "--seconds must be a number above 0 and at most {max} (a day), not {}",
+            args.seconds
+        ));
     }
     if args.iterations == 0 || args.frequency <= 0 {
         return Err("--iterations and --frequency must be positive".to_string());

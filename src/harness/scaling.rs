@@ -66,6 +66,8 @@ pub struct ScalePlan {
     pub deals: u64,
     /// Seed of positions and deals.
     pub seed: u64,
+    /// Raised to end the strength matches early (Ctrl-C).
+    pub stop: Option<crate::search::StopSignal>,
 }
 
 /// The agent spec for a mode and thread count.
@@ -202,8 +204,12 @@ pub fn run_scale<G: GameDef>(
                         lineup: Lineup::TwoVsTwo,
                         shard: None,
                         sprt: None,
+                        stop: plan.stop.clone(),
                     };
                     let report = run_match::<G>(&cfg, config, &mut super::runner::Quiet)?;
+                    if report.interrupted {
+                        return Err("interrupted: the measurements so far are not written".into());
+                    }
                     let (lo, hi) = report.tally.interval();
                     let (score, ci) = (Some(report.tally.mean()), Some((hi - lo) / 2.0));
                     if equal_time {

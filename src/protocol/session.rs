@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 
 use super::request::Go;
-use crate::agents::{self, Decision};
+use crate::agents::{self, Agent, Decision};
 use crate::cards::CardSet;
 use crate::game::{
     DealError, DealSampler, InfoSet, MoveSet, Rng, Seat, View, next_seed, rng_from_seed,
@@ -50,6 +50,8 @@ pub struct GameSession<G: GameDef> {
     history: Vec<(Seat, String)>,
     /// Seeds of `go` requests that do not give one.
     rng: Rng,
+    /// The last `go`'s agent and its spec text.
+    agent: Option<(String, Box<dyn Agent<G>>)>,
 }
 
 impl<G: GameDef> GameSession<G> {
@@ -69,6 +71,7 @@ impl<G: GameDef> GameSession<G> {
             table,
             history: Vec::new(),
             rng: rng_from_seed(seed ^ 0x5EED_0F60),
+            agent: None,
         }
     }
 
@@ -361,7 +364,12 @@ impl<G: GameDef> Session for GameSession<G> {
         let spec: Spec = agent_text
             .parse()
             .map_err(|e: crate::spec::SpecError| e.0)?;
-        let mut agent = agents::build::<G>(&spec).map_err(|e| e.0)?;
+        // The agent of the last `go` is kept while the spec stays the same: its threads and
+        // arenas are reused, as a UCI engine keeps its search threads between moves.
+        let mut agent = match self.agent.take() {
+            Some((text, agent)) if text == agent_text => agent,
+            _ => agents::build::<G>(&spec).map_err(|e| e.0)?,
+        };
         if let Some(n) = go.iterations {
             limits::positive_at_most("iterations", n, limits::MAX_ITERATIONS)?;
         }
@@ -392,13 +400,14 @@ impl<G: GameDef> Session for GameSession<G> {
             Table::Full(state) => View::new(state, seat),
             Table::View(info) => View::from_info_set(info.clone()),
         };
-        let d: Decision<G::Move> = agent
-            .choose(view, budget, &mut rng_from_seed(seed))
-            .map_err(|e| e.to_string())?;
+        let decided = agent.choose(view, budget, &mut rng_from_seed(seed));
+        agent.release_memory();
+        let agent_spec = agent.spec();
+        self.agent = Some((agent_text.to_string(), agent));
+        let d: Decision<G::Move> = decided.map_err(|e| e.to_string())?;
         if !self.legal_moves().contains(d.mv) {
             return Err(format!(
-                "agent {} chose an illegal move {} (a bug in the agent)",
-                agent.spec(),
+                "agent {agent_spec} chose an illegal move {} (a bug in the agent)",
                 d.mv
             ));
         }
@@ -413,7 +422,7 @@ impl<G: GameDef> Session for GameSession<G> {
         let mut m = Map::new();
         m.insert("seat".into(), json!(seat));
         m.insert("move".into(), json!(d.mv.to_string()));
-        m.insert("agent".into(), json!(agent.spec()));
+        m.insert("agent".into(), json!(agent_spec));
         m.insert("seed".into(), json!(seed));
         m.insert("iterations".into(), json!(d.iterations));
         m.insert("nodes".into(), json!(d.nodes));

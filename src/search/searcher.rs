@@ -143,6 +143,18 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
         Ok(())
     }
 
+    /// Replaces every arena larger than the initial size by a small one, returning the larger
+    /// one's memory (the next search sizes its arenas again).
+    pub fn release_memory(&mut self) {
+        for tree in &mut self.trees {
+            if tree.capacity() as u64 > INITIAL_CAPACITY
+                && let Ok(small) = Tree::new(INITIAL_CAPACITY)
+            {
+                *tree = small;
+            }
+        }
+    }
+
     /// The configuration.
     pub fn config(&self) -> &SearchConfig {
         &self.config
