@@ -255,3 +255,46 @@ fn ctrl_c_ends_a_billion_deal_match_with_whole_games_and_a_report() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[cfg(unix)]
+#[test]
+fn kill_9_leaves_a_log_of_whole_games() {
+    use std::process::Stdio;
+    let dir = std::env::temp_dir().join(format!("cardsearch-kill-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("g.jsonl");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_cardsearch"))
+        .args([
+            "match",
+            "--game",
+            "hearts",
+            "--deals",
+            "100000",
+            "--iterations",
+            "50",
+            "--jobs",
+            "2",
+            "--quiet",
+            "--out",
+            log.to_str().unwrap(),
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it while games are being written: once the log has some, at a moment not chosen.
+    for _ in 0..600 {
+        if std::fs::metadata(&log).is_ok_and(|m| m.len() > 20_000) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.ends_with('\n'), "the last game is whole");
+    for line in text.lines() {
+        cardsearch::harness::log::parse_record(line).expect("a whole game");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
