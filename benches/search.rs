@@ -65,6 +65,9 @@ impl GameVisitor for Bench<'_> {
             for (id, state) in &positions {
                 let mut rng = rng_from_seed(7);
                 let seat = state.current_seat();
+                // The decision is returned as it is (bare, or in a `Result` since agents report
+                // errors), so this file builds on either side of that change (see
+                // scripts/ab_criterion.sh); the positions are checked by tests/bench_positions.
                 group.bench_function(id, |b| {
                     b.iter(|| {
                         agent.choose(

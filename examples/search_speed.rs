@@ -88,7 +88,9 @@ impl GameVisitor for Run<'_> {
                     let mut rng = rng_from_seed(r as u64);
                     let view = View::new(state, state.current_seat());
                     let start = Instant::now();
-                    let d = agent.choose(view, self.budget, &mut rng);
+                    let d = agent
+                        .choose(view, self.budget.clone(), &mut rng)
+                        .expect("a legal position");
                     let wall = start.elapsed();
                     iterations += d.iterations;
                     samples[i].push(if self.overshoot {
@@ -204,7 +206,7 @@ fn main() {
         });
         let run = Run {
             agents,
-            budget,
+            budget: budget.clone(),
             runs,
             overshoot,
             quiet,

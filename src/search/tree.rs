@@ -91,8 +91,8 @@ pub(crate) struct Links<M> {
 }
 
 /// Where [`Links::block`] keeps the stride's log2: above every slot index
-/// ([`Tree::MAX_CAPACITY`] is 2^28).
-const SHIFT_BITS: u32 = 28;
+/// ([`Tree::MAX_CAPACITY`] is 2^30).
+const SHIFT_BITS: u32 = 30;
 /// Bits of [`Links::seat_birth`] that hold the seat ([`crate::game::MAX_SEATS`] is 4).
 const SEAT_BITS: u32 = 2;
 
@@ -337,10 +337,8 @@ pub enum TreeError {
 }
 
 impl<M> Tree<M> {
-    /// The default capacity: 2^21 slots (64 MiB of address space for card games, committed only
-    /// as used).
-    pub const DEFAULT_CAPACITY: u32 = 1 << 21;
-    /// The largest capacity accepted (2^28 slots, 8 GiB for card games).
+    /// The largest capacity accepted (2^30 slots, 32 GiB of address space for card games;
+    /// searches size their arenas from the budget, see [`super::arena_size`]).
     pub const MAX_CAPACITY: u32 = 1 << SHIFT_BITS;
     /// Bytes per slot for this move type (32 for [`crate::Card`]: 16 of links, 16 of
     /// statistics).
@@ -356,6 +354,20 @@ impl<M> Tree<M> {
         }
         (layout::<Links<M>>(capacity), layout::<Stats>(capacity))
     }
+
+    /// The most slots one iteration can take: it makes at most one children block (a header
+    /// and a slot per possible move, at most 64), and in a shared tree a block that does not fit
+    /// in what is left of its thread's chunk leaves that rest unused (less than the block).
+    pub const MAX_SLOTS_PER_ITERATION: u64 = 2 * (1 + 64);
+
+    /// The most slots a root takes beyond [`Tree::MAX_SLOTS_PER_ITERATION`]: itself and its
+    /// alignment, and in a shared tree the padding of its children (a cache line each, see
+    /// [`Tree::ROOT_STRIDE`]) and the rest of the chunk its block did not fit in.
+    pub const MAX_SLOTS_PER_ROOT: u64 = Self::ROOT_STRIDE as u64 * (1 + 64) + Slots::CHUNK as u64;
+
+    /// The most slots a thread of a shared tree claims and leaves unused: one partly used
+    /// chunk.
+    pub const MAX_SLOTS_PER_THREAD: u64 = Slots::CHUNK as u64;
 
     /// Slots between consecutive root children in a shared search (and the alignment of the
     /// roots): enough that each root child's entries in both arrays have cache lines of their
@@ -407,6 +419,11 @@ impl<M> Tree<M> {
     /// children blocks.
     pub fn len(&self) -> u32 {
         self.len.load(Relaxed).min(self.capacity)
+    }
+
+    /// True when an expansion found no room: the tree stopped growing during the search.
+    pub fn is_full(&self) -> bool {
+        self.len.load(Relaxed) >= self.capacity
     }
 
     /// True when no search has been started since the last reset.
@@ -718,6 +735,11 @@ impl Access for Locked {
     const LOCKED: bool = true;
 }
 
+thread_local! {
+    /// The node whose lock this thread holds in a `Locked` walk (`NodeId::NONE` when none).
+    static HELD_LOCK: std::cell::Cell<u32> = const { std::cell::Cell::new(u32::MAX) };
+}
+
 /// A tree seen through one access discipline. `Exclusive` handles borrow the tree mutably, so
 /// the cheap non-atomic updates can never race.
 pub(crate) struct TreeRef<'t, M, A> {
@@ -777,11 +799,13 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
         self.tree.block_of(node, possible)
     }
 
-    /// Takes `id`'s lock (`Locked` handles only; a no-op otherwise).
+    /// Takes `id`'s lock (`Locked` handles only; a no-op otherwise). The thread remembers it
+    /// until [`TreeRef::unlock`], so a panic can release it ([`TreeRef::release_held_lock`]).
     #[inline]
     pub(crate) fn lock(&self, id: NodeId) {
         if A::LOCKED {
             self.node(id).links.lock.lock();
+            HELD_LOCK.set(id.0);
         }
     }
 
@@ -789,8 +813,20 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
     #[inline]
     pub(crate) fn unlock(&self, id: NodeId) {
         if A::LOCKED {
+            HELD_LOCK.set(NodeId::NONE.0);
             // SAFETY: callers pair every `unlock` with their own earlier `lock`.
             unsafe { self.node(id).links.lock.unlock() };
+        }
+    }
+
+    /// Releases the node lock this thread holds, if any: for a thread unwinding from a panic
+    /// in the middle of a walk, so that the other threads, which may be waiting for that lock,
+    /// can finish instead of waiting forever. A walk holds at most one lock at a time.
+    pub(crate) fn release_held_lock(&self) {
+        let held = HELD_LOCK.replace(NodeId::NONE.0);
+        if A::LOCKED && held != NodeId::NONE.0 {
+            // SAFETY: this thread took the lock (`lock` recorded it) and has not released it.
+            unsafe { self.node(NodeId(held)).links.lock.unlock() };
         }
     }
 
@@ -855,12 +891,18 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
         let place = |from: u32| (from + offset).next_multiple_of(align) - offset;
         if !A::ATOMIC_LINKS {
             let first = place(tree.len.load(Relaxed));
-            let end = first.checked_add(count)?;
-            if end > tree.capacity {
-                return None;
+            match first.checked_add(count) {
+                Some(end) if end <= tree.capacity => {
+                    tree.len.store(end, Relaxed);
+                    return Some(first);
+                }
+                // Full: the tree stops growing here, as a shared tree's does (whose claims
+                // have taken the rest), and `is_full` says so.
+                _ => {
+                    tree.len.store(tree.capacity, Relaxed);
+                    return None;
+                }
             }
-            tree.len.store(end, Relaxed);
-            return Some(first);
         }
         let first = place(slots.next);
         if first < slots.end && slots.end - first >= count {
@@ -1063,13 +1105,15 @@ mod tests {
         let t = tree.exclusive();
         let s = &mut Slots::default();
         let a = child(t, NodeId(0), 0, 0b11, Entry::Unmarked, s).unwrap();
+        assert!(!tree.is_full());
+        let t = tree.exclusive();
         // Five more slots would be needed for `a`'s block (a header and four): four are left.
         assert_eq!(child(t, a, 0, 0b1111, Entry::Unmarked, s), None);
-        assert_eq!(tree.len(), 4, "nothing taken");
+        assert!(tree.is_full(), "the tree stops growing");
         let t = tree.exclusive();
-        // The root's block still has room for its other move, and a block of three fits.
+        // The root's block is there: its other move still gets its child.
         assert!(child(t, NodeId(0), 1, 0b11, Entry::Unmarked, s).is_some());
-        assert!(child(t, a, 2, 0b111, Entry::Unmarked, s).is_some());
+        assert_eq!(child(t, a, 2, 0b111, Entry::Unmarked, s), None);
         assert_eq!(tree.len(), 8);
     }
 

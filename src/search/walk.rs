@@ -191,6 +191,8 @@ impl Walker {
         self.path.clear();
         self.path.push(root);
         let mut node = root;
+        // ISMCTS searches the information sets of the seat to move at the root.
+        let observer = state.current_seat();
         tree.lock(node);
         loop {
             if state.is_terminal() {
@@ -198,6 +200,12 @@ impl Walker {
                 return;
             }
             let moves = state.legal_moves();
+            if W::AVAILABILITY && !state.next_move_seen_by(observer) {
+                // A move the searcher will never see is not a branch of its tree: it is drawn at
+                // random, like the hidden cards of the determinization.
+                state.play(moves.random(rng));
+                continue;
+            }
             let legal = moves.bits();
             let here = tree.node(node);
             // `tried` before `block`: a child is published after its parent's block, so every
