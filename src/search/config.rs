@@ -103,6 +103,10 @@ pub use crate::limits::MAX_THREADS;
 
 /// Default exploration constant, as in the note.
 pub const DEFAULT_C: f64 = 0.7;
+/// The reward of `preset=strong`: win first, then margin. In Sueca it is what makes a doubled
+/// budget win (+17 and +22 Elo per doubling at 1k→2k and 2k→4k, where positive win or loss
+/// gains nothing measurable; docs/results.md).
+pub const STRONG_REWARD: RewardFn = RewardFn::Mix { weight: 0.3 };
 /// Default number of PIMC determinizations.
 pub const DEFAULT_DETS: u32 = 20;
 /// Default virtual loss per thread.
@@ -168,6 +172,13 @@ const OPT_EPSILON: OptionDoc = OptionDoc {
     default: "0.1",
     help: "heuristic playouts: probability of a uniformly random move instead of the rule's",
 };
+const OPT_PRESET: OptionDoc = OptionDoc {
+    key: "preset",
+    default: "none",
+    help: "none | strong: the strongest measured settings as defaults (today reward=mix:w=0.3, \
+           the reward with which more iterations buy strength; docs/results.md); options given \
+           beside it override it",
+};
 const OPT_REWARD: OptionDoc = OptionDoc {
     key: "reward",
     default: "pwl",
@@ -177,6 +188,7 @@ const OPT_REWARD: OptionDoc = OptionDoc {
 
 /// Options of the `ismcts` and `uct` agents.
 pub const SEARCH_OPTIONS: &[OptionDoc] = &[
+    OPT_PRESET,
     OPT_C,
     OPT_PLAYOUT,
     OPT_EPSILON,
@@ -193,6 +205,7 @@ pub const SEARCH_OPTIONS: &[OptionDoc] = &[
 pub const PIMC_OPTIONS: &[OptionDoc] = &[
     OPT_DETS,
     OPT_VOTE,
+    OPT_PRESET,
     OPT_C,
     OPT_PLAYOUT,
     OPT_EPSILON,
@@ -239,7 +252,9 @@ impl SearchConfig {
                 limits::MAX_EXPLORATION
             )));
         }
+        let preset = spec.choice("preset", &["none", "strong"], "none")?;
         let reward = match spec.raw("reward") {
+            None if preset == "strong" => STRONG_REWARD,
             None => RewardFn::PositiveWinLoss,
             Some(text) => RewardFn::parse(text).map_err(err)?,
         };
@@ -388,6 +403,9 @@ mod tests {
             "ismcts:c=1.2,parallel=tree,threads=4,virtual_loss=0",
             "pimc:dets=7,iterations=500,time_ms=20,parallel=leaf,threads=2",
             "ismcts:parallel=tree-locked,threads=3,max_nodes=1000",
+            "ismcts:preset=strong,playout=heuristic,epsilon=0.25",
+            "pimc:reward=mix:w=0.5,vote=true",
+            "uct:reward=wl",
         ] {
             let cfg = parse(text).unwrap();
             let name = text.split(':').next().unwrap();
@@ -403,6 +421,18 @@ mod tests {
             }
         );
         assert_eq!(cfg.c, 0.7);
+        assert_eq!(
+            parse("ismcts:preset=strong").unwrap().rollout.reward,
+            STRONG_REWARD
+        );
+        assert_eq!(
+            parse("ismcts:preset=strong,reward=sd")
+                .unwrap()
+                .rollout
+                .reward,
+            RewardFn::ScoreDifference,
+            "options beside a preset override it"
+        );
     }
 
     #[test]
@@ -423,6 +453,7 @@ mod tests {
             ("ismcts:time_ms=0", "time_ms=0 must be from 1"),
             ("ismcts:dets=3", "unknown option dets"),
             ("ismcts:reward=points", "reward=points"),
+            ("ismcts:preset=best", "preset=best"),
             ("ismcts:reward=mix:w=1.5", "from 0 to 1"),
             ("ismcts:playout=smart", "playout=smart"),
             ("ismcts:playout=heuristic,epsilon=2", "epsilon=2"),
