@@ -1,19 +1,27 @@
-//! Search throughput: iterations per second of 10,000-iteration searches from each game's first
-//! decision with a choice, for every algorithm, and SO-ISMCTS in every parallel mode × {1, 2, 4} threads.
+//! Search throughput: iterations per second of 10,000-iteration searches at every bench position
+//! of each game (`benches/positions.jsonl`: the opening, after 3 and 6 tricks and two tricks from
+//! the end, for a few deals), for every algorithm, and SO-ISMCTS in every parallel mode on 1 and
+//! 2 threads.
 //!
-//! Games are taken by name from the registry (`games::all`) and built through
-//! `games::dispatch`, so a newly registered game appears here by itself. Filter with criterion's
-//! name filter, e.g. `cargo bench --bench search -- 'sueca/ismcts$'`.
+//! Each (game, agent) is a criterion group `search/<game>/<agent>` with one benchmark per
+//! position; `python3 scripts/criterion_medians.py` prints the median over positions of each
+//! group (and compares saved baselines; `scripts/ab_criterion.sh` runs this bench on two git
+//! revisions). Games are taken by name from the registry (`games::all`); a game appears here
+//! once `scripts/make_positions.py` has positions for it. Filter with criterion's name filter,
+//! e.g. `cargo bench --bench search -- 'search/sueca/ismcts/'`.
 
 mod common;
+#[path = "common/positions.rs"]
+mod positions;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 use cardsearch::agents;
 use cardsearch::game::rng_from_seed;
 use cardsearch::games::{self, GameDef, GameVisitor};
-use cardsearch::harness::scaling::first_choice_position;
 use cardsearch::{Budget, Spec, View};
+
+use positions::bench_positions;
 
 /// Iterations per search.
 const ITERATIONS: u64 = 10_000;
@@ -22,7 +30,7 @@ const ITERATIONS: u64 = 10_000;
 fn specs() -> Vec<String> {
     let mut out = vec!["ismcts".to_string(), "pimc".to_string(), "uct".to_string()];
     for mode in ["root", "tree", "tree-locked", "leaf"] {
-        for threads in [1, 2, 4] {
+        for threads in [1, 2] {
             out.push(format!("ismcts:parallel={mode},threads={threads}"));
         }
     }
@@ -42,28 +50,36 @@ impl GameVisitor for Bench<'_> {
     type Output = ();
 
     fn visit<G: GameDef>(self, config: G::Config) {
-        let state: G = first_choice_position(&config);
-        let seat = state.current_seat();
-        let mut group = self.c.benchmark_group(format!("search/{}", self.game));
-        group.throughput(Throughput::Elements(ITERATIONS));
-        group.sample_size(10);
+        let positions: Vec<(String, G)> = bench_positions(self.game)
+            .iter()
+            .map(|p| (p.id().to_string(), p.state(&config).unwrap()))
+            .collect();
         for spec in specs() {
             let parsed: Spec = spec.parse().unwrap();
             let mut agent = agents::build::<G>(&parsed).unwrap();
-            let mut rng = rng_from_seed(7);
-            group.bench_function(&spec, |b| {
-                b.iter(|| {
-                    agent
-                        .choose(
-                            View::new(&state, seat),
+            let mut group = self
+                .c
+                .benchmark_group(format!("search/{}/{spec}", self.game));
+            group.throughput(Throughput::Elements(ITERATIONS));
+            group.sample_size(10);
+            for (id, state) in &positions {
+                let mut rng = rng_from_seed(7);
+                let seat = state.current_seat();
+                // The decision is returned as it is (bare, or in a `Result` since agents report
+                // errors), so this file builds on either side of that change (see
+                // scripts/ab_criterion.sh); the positions are checked by tests/bench_positions.
+                group.bench_function(id, |b| {
+                    b.iter(|| {
+                        agent.choose(
+                            View::new(state, seat),
                             Budget::iterations(ITERATIONS),
                             &mut rng,
                         )
-                        .expect("a legal position")
-                })
-            });
+                    })
+                });
+            }
+            group.finish();
         }
-        group.finish();
     }
 }
 

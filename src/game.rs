@@ -10,8 +10,9 @@
 use std::fmt::{Debug, Display};
 use std::hash::Hash;
 
+use std::marker::PhantomData;
+
 use rand::Rng as _;
-use smallvec::SmallVec;
 
 use crate::cards::{Card, CardSet};
 
@@ -24,10 +25,11 @@ pub type Seat = usize;
 /// The largest number of seats any game has.
 pub const MAX_SEATS: usize = 4;
 
-/// A set of legal moves.
+/// A set of legal moves: a 64-bit mask underneath.
 ///
-/// Card games use [`CardSet`]; games with structured moves use a [`SmallVec`] (no heap for the
-/// usual sizes) or their own bit set.
+/// Card games use [`CardSet`]; games with other moves use [`MoveBits`] or their own bit set.
+/// Search trees keep each node's children by move bit ([`MoveSet::bits`]), so "untried legal
+/// moves" is one AND-NOT: every move of a game needs a bit below 64.
 pub trait MoveSet<M: Copy>: Clone + Send {
     /// Number of moves.
     fn len(&self) -> usize;
@@ -45,6 +47,15 @@ pub trait MoveSet<M: Copy>: Clone + Send {
     }
     /// Calls `f` for each move in order.
     fn for_each(&self, f: impl FnMut(M));
+    /// The set as a mask, one bit per move; [`MoveSet::nth`] counts the set bits from the
+    /// lowest.
+    fn bits(&self) -> u64;
+    /// The set of the moves whose bits are set in `bits`.
+    fn from_bits(bits: u64) -> Self;
+    /// The move whose bit is `bit`.
+    fn move_of_bit(bit: u32) -> M {
+        Self::from_bits(1 << bit).nth(0)
+    }
     /// The moves as a vector (for reports and tests, not for hot loops).
     fn to_vec(&self) -> Vec<M> {
         let mut v = Vec::with_capacity(self.len());
@@ -74,28 +85,81 @@ impl MoveSet<Card> for CardSet {
     fn for_each(&self, f: impl FnMut(Card)) {
         self.iter().for_each(f)
     }
+    #[inline]
+    fn bits(&self) -> u64 {
+        self.0
+    }
+    #[inline]
+    fn from_bits(bits: u64) -> CardSet {
+        CardSet(bits)
+    }
+    #[inline]
+    fn move_of_bit(bit: u32) -> Card {
+        CardSet(1 << bit).lowest()
+    }
 }
 
-impl<M, A> MoveSet<M> for SmallVec<A>
-where
-    M: Copy + PartialEq + Send,
-    A: smallvec::Array<Item = M> + Send,
-{
+/// A move with a small index, so that sets of them can be [`MoveBits`].
+pub trait IndexedMove: Copy {
+    /// The move's index: below 64, distinct for distinct moves.
+    fn index(self) -> u32;
+    /// The move whose [`IndexedMove::index`] is `index`.
+    fn from_index(index: u32) -> Self;
+}
+
+/// A set of [`IndexedMove`]s as one 64-bit mask, in index order: the move set of games whose
+/// moves are not cards.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct MoveBits<M>(u64, PhantomData<M>);
+
+impl<M: IndexedMove> MoveBits<M> {
+    /// The set of `moves`.
+    pub fn of(moves: &[M]) -> MoveBits<M> {
+        MoveBits(moves.iter().fold(0, |b, m| b | 1 << m.index()), PhantomData)
+    }
+}
+
+impl<M: IndexedMove + Debug> Debug for MoveBits<M> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut list = f.debug_list();
+        let mut bits = self.0;
+        while bits != 0 {
+            list.entry(&M::from_index(bits.trailing_zeros()));
+            bits &= bits - 1;
+        }
+        list.finish()
+    }
+}
+
+impl<M: IndexedMove + Send> MoveSet<M> for MoveBits<M> {
     #[inline]
     fn len(&self) -> usize {
-        SmallVec::len(self)
+        self.0.count_ones() as usize
     }
     #[inline]
     fn contains(&self, mv: M) -> bool {
-        self.as_slice().contains(&mv)
+        self.0 >> mv.index() & 1 != 0
     }
     #[inline]
     fn nth(&self, k: usize) -> M {
-        self[k]
+        // CardSet's select works on the raw bits.
+        M::from_index(CardSet(self.0).nth(k).index() as u32)
     }
     #[inline]
-    fn for_each(&self, f: impl FnMut(M)) {
-        self.iter().copied().for_each(f)
+    fn for_each(&self, mut f: impl FnMut(M)) {
+        let mut bits = self.0;
+        while bits != 0 {
+            f(M::from_index(bits.trailing_zeros()));
+            bits &= bits - 1;
+        }
+    }
+    #[inline]
+    fn bits(&self) -> u64 {
+        self.0
+    }
+    #[inline]
+    fn from_bits(bits: u64) -> MoveBits<M> {
+        MoveBits(bits, PhantomData)
     }
 }
 
@@ -419,6 +483,18 @@ pub trait HiddenInfo: Game {
         self.info_set(observer).sampler()
     }
 
+    /// Every move that can be legal for the seat to move in any state that `observer` cannot
+    /// tell apart from this one by the public moves that led here and its own knowledge when
+    /// its search began: a superset of [`Game::legal_moves`] that is the same in every
+    /// determinization an ISMCTS walk brings to this point.
+    ///
+    /// A search tree sizes each node's children block by it (one slot per move), so tighter is
+    /// smaller; a move missing from it would never be searched (debug builds assert that it is
+    /// not). Only what `observer` knows may decide it: in trick games, its own hand when it is
+    /// to move, otherwise the cards not yet played and not in its hand, less the cards the
+    /// mover has proven it does not hold (a suit it failed to follow, say).
+    fn possible_moves(&self, observer: Seat) -> Self::Moves;
+
     /// One determinization: a uniformly random state consistent with what `observer` knows.
     fn determinize(&self, observer: Seat, rng: &mut Rng) -> Result<Self, DealError> {
         Ok(self.deal_sampler(observer)?.sample(rng))
@@ -427,6 +503,25 @@ pub trait HiddenInfo: Game {
 
 /// The sampler type of a game's information sets.
 pub type SamplerOf<G> = <<G as HiddenInfo>::InfoSet as InfoSet<G>>::Sampler;
+
+/// [`HiddenInfo::possible_moves`] of a card game in which a seat's hand changes only by its own
+/// plays: `observer`'s hand when it is `mover`, else the cards still out (`unplayed`) that are
+/// not in the observer's hand, less the cards `mover` has proven it does not hold
+/// (`mover_excluded`: the suits it failed to follow, and what else the rules prove).
+#[inline]
+pub fn possible_cards(
+    mover: Seat,
+    observer: Seat,
+    observer_hand: CardSet,
+    unplayed: CardSet,
+    mover_excluded: CardSet,
+) -> CardSet {
+    if mover == observer {
+        observer_hand
+    } else {
+        unplayed - observer_hand - mover_excluded
+    }
+}
 
 /// The information set of a game in which every seat sees everything: the state itself. Its
 /// sampler has one state to give.

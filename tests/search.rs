@@ -225,9 +225,20 @@ fn root_visits_add_up_to_the_iterations() {
 
 #[test]
 fn a_full_tree_keeps_searching() {
-    // Two nodes: the root and one child. The search must still do every iteration.
+    // The root's children block (a header and a slot for each of the four cards in hand) fits
+    // in six slots and nothing below it does; in two, not even that. The search must still do
+    // every iteration.
     let mut rng = rng_from_seed(8);
     let state = Tricks::new_game(&(), &mut rng);
+    let d = decide(
+        agent::<Tricks>("ismcts:max_nodes=6").as_mut(),
+        &state,
+        500,
+        1,
+    );
+    assert_eq!(d.iterations, 500);
+    assert_eq!(d.children.len(), 4);
+    assert_eq!(d.children.iter().map(|c| c.visits).sum::<u64>(), 500);
     let d = decide(
         agent::<Tricks>("ismcts:max_nodes=2").as_mut(),
         &state,
@@ -235,11 +246,12 @@ fn a_full_tree_keeps_searching() {
         1,
     );
     assert_eq!(d.iterations, 500);
-    assert_eq!(d.children.len(), 1);
+    assert!(d.children.is_empty());
     assert!(state.legal_moves().contains(d.mv));
     assert!(d.tree_full, "the decision says the tree filled");
     assert_eq!(d.nodes, 2);
-    // An arena sized from the budget never fills: at most one node per iteration.
+    // An arena sized from the budget never fills: it has room for the most slots an
+    // iteration can take (one children block) on every iteration.
     for spec in [
         "ismcts",
         "ismcts:parallel=tree,threads=2",
@@ -247,9 +259,11 @@ fn a_full_tree_keeps_searching() {
     ] {
         let d = decide(agent::<Tricks>(spec).as_mut(), &state, 5000, 1);
         assert!(!d.tree_full, "{spec}");
+        // At most one block per iteration, of at most 9 slots in Tricks (a header and the 8
+        // cards the searcher has not seen), and a shared tree's first chunks and root padding.
         assert!(
-            d.nodes > 1 && d.nodes <= 5000 + 20,
-            "{spec}: {} nodes",
+            d.nodes > 1 && d.nodes <= 5000 * 9 + 1000,
+            "{spec}: {} slots",
             d.nodes
         );
     }
@@ -466,6 +480,10 @@ impl HiddenInfo for Faulty {
     type InfoSet = cardsearch::game::PerfectInformation<Faulty>;
     fn info_set(&self, observer: usize) -> Self::InfoSet {
         cardsearch::game::PerfectInformation::new(self.clone(), observer)
+    }
+    fn possible_moves(&self, _observer: usize) -> CardSet {
+        // One world: the legal moves are the same in every determinization.
+        self.0.legal_moves()
     }
 }
 

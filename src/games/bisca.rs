@@ -164,6 +164,14 @@ impl MoveSet<BiscaMove> for BiscaMoves {
             bits &= bits - 1;
         }
     }
+    #[inline]
+    fn bits(&self) -> u64 {
+        self.0
+    }
+    #[inline]
+    fn from_bits(bits: u64) -> BiscaMoves {
+        BiscaMoves(bits)
+    }
 }
 
 impl fmt::Display for BiscaMoves {
@@ -647,6 +655,16 @@ impl HiddenInfo for Bisca {
 
     fn info_set(&self, observer: Seat) -> CardInfoSet<Bisca> {
         CardInfoSet::of(self, observer)
+    }
+
+    fn possible_moves(&self, _observer: Seat) -> BiscaMoves {
+        // Every seat draws unseen cards from the stock, the observer too, so no hand is the
+        // same in every determinization: any card still out, less the suits the mover has shown
+        // void in (recorded once the stock is empty), and the exchange while the stock lasts.
+        let mover = self.to_move as usize;
+        let unplayed = DECK - self.played[0] - self.played[1] - self.voids[mover];
+        let exchange = (self.exchange && (self.next as usize) < STOCK) as u64;
+        BiscaMoves(unplayed.0 | exchange << EXCHANGE_BIT)
     }
 }
 

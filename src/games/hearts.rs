@@ -79,7 +79,7 @@ use std::hint::select_unpredictable;
 
 use crate::cards::{Card, CardList, CardSet, Rank, Suit};
 use crate::deal::MAX_HOLDERS;
-use crate::game::{DealError, Draws, Game, HiddenInfo, Rng, Seat};
+use crate::game::{DealError, Draws, Game, HiddenInfo, Rng, Seat, possible_cards};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 use super::GameDef;
@@ -750,6 +750,34 @@ impl HiddenInfo for Hearts {
 
     fn info_set(&self, observer: Seat) -> CardInfoSet<Hearts> {
         CardInfoSet::of(self, observer)
+    }
+
+    fn possible_moves(&self, observer: Seat) -> CardSet {
+        let mover = self.to_move as usize;
+        if self.passes_left > 0 {
+            // Passing: the observer knows its own hand and picks, nothing of anyone else's.
+            return possible_cards(
+                mover,
+                observer,
+                self.hands[observer],
+                CardSet::FULL - self.passed[observer],
+                CardSet::EMPTY,
+            );
+        }
+        let unplayed = CardSet::FULL - self.played.iter().fold(CardSet::EMPTY, |all, &p| all | p);
+        if self.pass != Pass::None {
+            // The cards the observer received may have been passed before its search began
+            // (unseen), so its hand is not the same in every determinization: any card still
+            // out, but never a card the mover has proven it does not hold.
+            return unplayed - self.excluded[mover];
+        }
+        possible_cards(
+            mover,
+            observer,
+            self.hands[observer],
+            unplayed,
+            self.excluded[mover],
+        )
     }
 }
 

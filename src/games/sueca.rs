@@ -44,7 +44,7 @@ use std::hint::select_unpredictable;
 
 use crate::cards::{Card, CardList, CardSet, Suit};
 use crate::deal::MAX_HOLDERS;
-use crate::game::{DealError, Draws, Game, HiddenInfo, Rng, Seat};
+use crate::game::{DealError, Draws, Game, HiddenInfo, Rng, Seat, possible_cards};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 use super::GameDef;
@@ -429,6 +429,18 @@ impl HiddenInfo for Sueca {
 
     fn info_set(&self, observer: Seat) -> CardInfoSet<Sueca> {
         CardInfoSet::of(self, observer)
+    }
+
+    fn possible_moves(&self, observer: Seat) -> CardSet {
+        let mover = self.to_move as usize;
+        let unplayed = self.hands.iter().fold(CardSet::EMPTY, |all, &h| all | h);
+        possible_cards(
+            mover,
+            observer,
+            self.hands[observer],
+            unplayed,
+            self.voids[mover],
+        )
     }
 }
 

@@ -8,7 +8,7 @@
 
 use crate::cards::{Card, CardSet, Rank, Suit};
 use crate::deal::MAX_HOLDERS;
-use crate::game::{DealError, Game, HiddenInfo, Rng, Seat};
+use crate::game::{DealError, Game, HiddenInfo, Rng, Seat, possible_cards};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 use super::GameDef;
@@ -19,6 +19,18 @@ impl HiddenInfo for Tricks {
 
     fn info_set(&self, observer: Seat) -> CardInfoSet<Tricks> {
         CardInfoSet::of(self, observer)
+    }
+
+    fn possible_moves(&self, observer: Seat) -> CardSet {
+        let mover = self.to_move as usize;
+        let unplayed = DECK - self.played[0] - self.played[1];
+        possible_cards(
+            mover,
+            observer,
+            self.hands[observer],
+            unplayed,
+            self.voids[mover],
+        )
     }
 }
 

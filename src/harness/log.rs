@@ -666,9 +666,9 @@ fn export_tree<G: GameDef>(
     ) -> TreeNode {
         let is_root = parent.is_none();
         let n = tree.node(id);
-        let mut children: Vec<(NodeId, u64)> = tree
+        let mut children: Vec<(NodeId, u64, u8)> = tree
             .children(id)
-            .map(|(c, child)| (c, child.visits() as u64))
+            .map(|(c, child)| (c, child.visits() as u64, child.birth()))
             .collect();
         // ISMCTS roots keep no visit count of their own (every iteration passes through exactly
         // one root child), so a root's visits are its children's.
@@ -677,15 +677,15 @@ fn export_tree<G: GameDef>(
         } else {
             n.visits() as u64
         };
-        // Most visited first; the arena order (newest first) breaks ties, which is stable.
-        children.sort_by_key(|c| std::cmp::Reverse(c.1));
+        // Most visited first; of equal visits, the child made last (as selection breaks ties).
+        children.sort_by_key(|c| std::cmp::Reverse((c.1, c.2)));
         let cut = if depth == 0 { children.len() } else { 0 };
         let children = if depth == 0 {
             Vec::new()
         } else {
             children
                 .iter()
-                .map(|&(c, _)| node(tree, c, Some(id), visits, depth - 1, availability))
+                .map(|&(c, ..)| node(tree, c, Some(id), visits, depth - 1, availability))
                 .collect()
         };
         TreeNode {

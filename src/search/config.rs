@@ -130,9 +130,9 @@ const OPT_TIME: OptionDoc = OptionDoc {
 const OPT_MAX_NODES: OptionDoc = OptionDoc {
     key: "max_nodes",
     default: "auto",
-    help: "most tree nodes of one search over all its trees (32 bytes each for card games); auto \
-           sizes the tree from the budget within half the machine's memory; a full tree stops \
-           growing and decisions report it",
+    help: "most tree slots of one search over all its trees (32 bytes each for card games; a \
+           node's children take a slot per possible move); auto sizes the tree from the budget \
+           within half the machine's memory; a full tree stops growing and decisions report it",
 };
 const OPT_PARALLEL: OptionDoc = OptionDoc {
     key: "parallel",
