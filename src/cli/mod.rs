@@ -9,6 +9,8 @@ pub mod merge;
 pub mod profile;
 pub mod replay;
 pub mod scale;
+pub mod shard;
+pub mod tournament;
 
 /// cardsearch: fast, parallel Monte Carlo tree search for hidden-information card games.
 #[derive(Parser, Debug)]
@@ -40,6 +42,8 @@ pub enum Command {
     Profile(profile::ProfileArgs),
     /// Measure parallel scaling: speed and strength per parallel mode and thread count.
     Scale(scale::ScaleArgs),
+    /// Play every pairing of a list of agents and rate them jointly (Elo with intervals).
+    Tournament(tournament::TournamentArgs),
 }
 
 /// The signal raised by Ctrl-C (SIGINT) for the long commands (`match`, `scale`): the first
@@ -101,6 +105,7 @@ pub fn run() -> i32 {
         }
         Some(Command::Profile(args)) => profile::run(&args),
         Some(Command::Scale(args)) => scale::run(&args),
+        Some(Command::Tournament(args)) => tournament::run(&args),
     };
     match result {
         Ok(()) => 0,
