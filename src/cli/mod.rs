@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand};
 
+pub mod curve;
 pub mod engine;
 pub mod list;
 pub mod match_cmd;
@@ -44,6 +45,8 @@ pub enum Command {
     Scale(scale::ScaleArgs),
     /// Play every pairing of a list of agents and rate them jointly (Elo with intervals).
     Tournament(tournament::TournamentArgs),
+    /// Measure strength against budget: an agent at a ladder of budgets, Elo per doubling.
+    Curve(curve::CurveArgs),
 }
 
 /// The signal raised by Ctrl-C (SIGINT) for the long commands (`match`, `scale`): the first
@@ -106,6 +109,7 @@ pub fn run() -> i32 {
         Some(Command::Profile(args)) => profile::run(&args),
         Some(Command::Scale(args)) => scale::run(&args),
         Some(Command::Tournament(args)) => tournament::run(&args),
+        Some(Command::Curve(args)) => curve::run(&args),
     };
     match result {
         Ok(()) => 0,

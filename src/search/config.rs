@@ -369,7 +369,7 @@ mod tests {
             ("pimc:dets=10,max_nodes=10", "max_nodes"),
             ("ismcts:max_nodes=99999999999", "max_nodes"),
             ("ismcts:iterations=lots", "iterations=lots"),
-            ("ismcts:time_ms=0", "at least 1"),
+            ("ismcts:time_ms=0", "time_ms=0 must be from 1"),
             ("ismcts:dets=3", "unknown option dets"),
         ] {
             let e = parse(text).unwrap_err();
