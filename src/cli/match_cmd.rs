@@ -120,6 +120,25 @@ impl MatchArgs {
     }
 }
 
+/// `--iterations` and `--time-ms`, for the commands that share them.
+#[derive(Args, Debug, Clone)]
+pub struct BudgetArgs {
+    /// Iterations per move (default 1000 unless --time-ms is given); an agent's own
+    /// `iterations=` or `time_ms=` replaces it for that agent.
+    #[arg(long)]
+    pub iterations: Option<u64>,
+    /// Milliseconds per move: agents search until the time is up.
+    #[arg(long)]
+    pub time_ms: Option<u64>,
+}
+
+impl BudgetArgs {
+    /// The budget per move, checked.
+    pub fn budget(&self) -> Result<Budget, String> {
+        budget(self.iterations, self.time_ms)
+    }
+}
+
 /// The budget per move of `--iterations` and `--time-ms` (1000 iterations when neither is
 /// given), checked against their ceilings.
 pub fn budget(iterations: Option<u64>, time_ms: Option<u64>) -> Result<Budget, String> {

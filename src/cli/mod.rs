@@ -7,6 +7,7 @@ pub mod engine;
 pub mod list;
 pub mod match_cmd;
 pub mod merge;
+pub mod play;
 pub mod profile;
 pub mod replay;
 pub mod scale;
@@ -47,6 +48,8 @@ pub enum Command {
     Tournament(tournament::TournamentArgs),
     /// Measure strength against budget: an agent at a ladder of budgets, Elo per doubling.
     Curve(curve::CurveArgs),
+    /// Sit at the table yourself: play one seat against engine agents in the terminal.
+    Play(play::PlayArgs),
 }
 
 /// The signal raised by Ctrl-C (SIGINT) for the long commands (`match`, `scale`): the first
@@ -110,6 +113,7 @@ pub fn run() -> i32 {
         Some(Command::Scale(args)) => scale::run(&args),
         Some(Command::Tournament(args)) => tournament::run(&args),
         Some(Command::Curve(args)) => curve::run(&args),
+        Some(Command::Play(args)) => play::run(&args),
     };
     match result {
         Ok(()) => 0,

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::match_cmd::{Console, budget, log_error, open_log};
+use super::match_cmd::{BudgetArgs, Console, log_error, open_log};
 use super::shard::parse_shard;
 use crate::games::{self, GameDef, GameVisitor};
 use crate::harness::plot::ratings_svg;
@@ -38,12 +38,9 @@ pub struct TournamentArgs {
     /// Deals per pairing; each is played once per seating.
     #[arg(long, default_value_t = 20)]
     pub deals: u64,
-    /// Iterations per move (default 1000 unless --time-ms is given).
-    #[arg(long)]
-    pub iterations: Option<u64>,
-    /// Milliseconds per move.
-    #[arg(long)]
-    pub time_ms: Option<u64>,
+    /// The engine's budget per move.
+    #[command(flatten)]
+    pub budget: BudgetArgs,
     /// Seed of every pairing: deals and agents' generators derive from it.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -125,7 +122,7 @@ impl TournamentArgs {
             },
             deals: self.deals,
             seed: self.seed,
-            budget: budget(self.iterations, self.time_ms)?,
+            budget: self.budget.budget()?,
             jobs: self.jobs,
             lineup: self.lineup.parse()?,
             shard: self.shard.as_deref().map(parse_shard).transpose()?,
@@ -198,9 +195,22 @@ pub fn write_outputs(
 /// The crosstable and the ratings, as printed.
 pub fn format_tournament(r: &TournamentReport) -> String {
     let n = r.agents.len();
+    // Cheating agents (they read hidden cards) are marked wherever they are named.
+    let cheating = |i: usize| {
+        r.pairings
+            .iter()
+            .any(|p| (p.a == i && p.report.a.cheating) || (p.b == i && p.report.b.cheating))
+    };
+    let mark = |i: usize| {
+        if cheating(i) {
+            " (CHEATING: sees hidden cards)"
+        } else {
+            ""
+        }
+    };
     let mut out = String::from("  agents:\n");
     for (i, a) in r.agents.iter().enumerate() {
-        out += &format!("    {}: {a}\n", i + 1);
+        out += &format!("    {}: {a}{}\n", i + 1, mark(i));
     }
     // The row agent's mean score against the column agent, ± the 95% interval's half-width.
     let mut cell = vec![vec![None; n]; n];
@@ -245,20 +255,21 @@ pub fn format_tournament(r: &TournamentReport) -> String {
             );
             let mut order: Vec<usize> = (0..n).collect();
             order.sort_by(|&a, &b| ratings[b].elo.total_cmp(&ratings[a].elo));
-            out +=
-                "    rank  agent                          Elo        interval     games  score\n";
+            out += "    rank     Elo   95% interval    games  score  agent\n";
             for (rank, &i) in order.iter().enumerate() {
                 let g = &ratings[i];
                 let (s, games) = score[i];
                 out += &format!(
-                    "    {:>4}  {:<28} {:>+6.0}  [{:>+6.0}, {:>+6.0}]  {:>7}  {:.3}\n",
+                    "    {:>4}  {:>+6.0}  [{:>+5.0}, {:>+5.0}]  {:>7}  {:.3}  {}: {}{}\n",
                     rank + 1,
-                    format!("{}: {}", i + 1, g.agent),
                     g.elo,
                     g.low,
                     g.high,
                     games,
-                    if games > 0.0 { s / games } else { 0.5 }
+                    if games > 0.0 { s / games } else { 0.5 },
+                    i + 1,
+                    g.agent,
+                    mark(i)
                 );
             }
         }

@@ -150,7 +150,12 @@ pub fn ratings_svg(ratings: &[Rating], title: &str, path: &Path) -> Result<(), S
     let label = |x: &f64| {
         let i = x.round();
         if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < n {
-            sorted[i as usize].agent.clone()
+            // Full specs list every option; their start tells agents apart on a plot.
+            let name = &sorted[i as usize].agent;
+            match name.char_indices().nth(24) {
+                Some((cut, _)) => format!("{}…", &name[..cut]),
+                None => name.clone(),
+            }
         } else {
             String::new()
         }

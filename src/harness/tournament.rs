@@ -221,3 +221,49 @@ pub fn run_tournament<G: GameDef>(
     report.interrupted = interrupted;
     Ok(report)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(n: usize, format: Format) -> TournamentConfig {
+        TournamentConfig {
+            game: "tricks".parse().unwrap(),
+            agents: (0..n).map(|_| "random".parse().unwrap()).collect(),
+            format,
+            deals: 1,
+            seed: 0,
+            budget: Budget::iterations(1),
+            jobs: 1,
+            lineup: Lineup::default(),
+            shard: None,
+            anchor: 0,
+            stop: None,
+        }
+    }
+
+    #[test]
+    fn round_robins_pair_everyone_once_and_gauntlets_pair_the_first_with_the_rest() {
+        assert_eq!(
+            config(4, Format::RoundRobin).pairings(),
+            [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+        );
+        assert_eq!(
+            config(4, Format::Gauntlet).pairings(),
+            [(0, 1), (0, 2), (0, 3)]
+        );
+    }
+
+    #[test]
+    fn the_same_agent_twice_is_refused() {
+        let cfg = config(2, Format::RoundRobin);
+        let err = run_tournament::<crate::games::tricks::Tricks>(
+            &cfg,
+            &(),
+            Vec::new(),
+            &mut super::super::runner::Quiet,
+        )
+        .unwrap_err();
+        assert!(err.contains("same agent"), "{err}");
+    }
+}
