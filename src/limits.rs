@@ -32,6 +32,9 @@ pub const MAX_DEALS: u64 = 1_000_000_000;
 /// Match worker threads (`--jobs`); a match never starts more workers than it has games.
 pub const MAX_JOBS: usize = 1024;
 
+/// Agents of one tournament: a round robin plays every pair, so the work grows with the square.
+pub const MAX_AGENTS: usize = 64;
+
 /// Seconds of one `cardsearch profile` run (one day).
 pub const MAX_PROFILE_SECONDS: f64 = 86_400.0;
 

@@ -350,3 +350,95 @@ fn kill_9_leaves_a_log_of_whole_games() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The shortest prefix of `mv` that no other legal move starts with.
+fn unique_prefix(mv: &str, legal: &[&str]) -> String {
+    (1..=mv.len())
+        .map(|k| &mv[..k])
+        .find(|p| legal.iter().filter(|m| m.starts_with(p)).count() == 1)
+        .unwrap_or(mv)
+        .to_string()
+}
+
+#[test]
+fn a_person_plays_a_game_through_stdin_and_it_replays() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("play");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("game.jsonl");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_cardsearch"))
+        .args([
+            "play",
+            "--game",
+            "tricks",
+            "--seat",
+            "1",
+            "--opponents",
+            "ismcts",
+        ])
+        .args([
+            "--iterations",
+            "200",
+            "--seed",
+            "4",
+            "--out",
+            log.to_str().unwrap(),
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut transcript = String::new();
+    let mut turns = 0;
+    for line in stdout.lines() {
+        let line = line.unwrap();
+        transcript += &line;
+        transcript += "\n";
+        let Some(moves) = line.trim_start_matches("> ").strip_prefix("legal: ") else {
+            continue;
+        };
+        let legal: Vec<&str> = moves.split_whitespace().collect();
+        if turns == 0 {
+            // Ask for a hint and make a typo before the first move.
+            writeln!(stdin, "hint\nzz").unwrap();
+        }
+        writeln!(stdin, "{}", unique_prefix(legal[0], &legal)).unwrap();
+        turns += 1;
+    }
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{transcript}");
+    assert!(turns >= 3, "{transcript}");
+    for expected in [
+        "your hand: ",
+        "seat 0 plays ",
+        "you play ",
+        "hint: ",
+        "'zz' is not a legal move",
+        "game over",
+    ] {
+        assert!(
+            transcript.contains(expected),
+            "no '{expected}' in:\n{transcript}"
+        );
+    }
+    // The saved game replays, its result checked.
+    let out = cardsearch(&["replay", log.to_str().unwrap(), "--game", "0"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Closing the input abandons the game cleanly.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_cardsearch"))
+        .args(["play", "--game", "tricks", "--opponents", "random"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("abandoned"));
+}
