@@ -297,6 +297,21 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn match_units(&self, _seat: Seat) -> Option<f64> {
         None
     }
+    /// How well `seat` is doing now, for agents that judge positions without playing them out
+    /// (the turn planners): by default its points minus the best points of another team, the
+    /// NTBOE paper's score difference. Games in which points count against a seat override it.
+    fn heuristic(&self, seat: Seat) -> f64 {
+        let team = self.team(seat);
+        let best_other = (0..self.num_seats())
+            .filter(|&s| self.team(s) != team)
+            .map(|s| self.score(s))
+            .fold(f64::NEG_INFINITY, f64::max);
+        if best_other.is_finite() {
+            self.score(seat) - best_other
+        } else {
+            self.score(seat)
+        }
+    }
     /// Plays uniformly random legal moves until the game ends: the rollout of every search
     /// iteration. The default is [`playout_by_moves`]; games override it with a tighter loop that
     /// must play the moves that one (or [`playout_by_moves_restarting`]) plays for the same
@@ -335,8 +350,9 @@ pub trait DealSampler<G>: Clone + Send + Sync {
 
 /// A game whose seats may not see everything.
 pub trait HiddenInfo: Game {
-    /// The sampler type for this game.
-    type Sampler: DealSampler<Self>;
+    /// The sampler type for this game (its `Debug` text is how turn planners compare what a
+    /// seat knows; see `agents::turn`).
+    type Sampler: DealSampler<Self> + Debug;
 
     /// A sampler of the states `observer` cannot tell apart from this one.
     fn deal_sampler(&self, observer: Seat) -> Result<Self::Sampler, DealError>;

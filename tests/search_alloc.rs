@@ -61,6 +61,13 @@ impl GameVisitor for Check {
             "ismcts:parallel=tree,threads=2",
             "ismcts:parallel=tree-locked,threads=2",
             "ismcts:parallel=leaf,threads=2",
+            // The turn planners (each decision plans the turn afresh: the state never moves).
+            "turn-mcts",
+            "oe",
+            "ntboe",
+            "turn-mcts:parallel=root,threads=2",
+            "oe:parallel=root,threads=2",
+            "ntboe:parallel=root,threads=2",
         ] {
             let mut agent = agents::build::<G>(&spec.parse::<Spec>().unwrap()).unwrap();
             let mut count = |iterations: u64| {

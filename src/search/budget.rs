@@ -101,6 +101,19 @@ impl BudgetClock {
     pub fn max_iterations(&self) -> u64 {
         self.max_iterations
     }
+
+    /// The clock of worker `i` of `n` that split this budget: the same deadline and an equal
+    /// share of the iterations (the first `max % n` workers do one more).
+    pub fn share(&self, i: usize, n: usize) -> BudgetClock {
+        let (i, n) = (i as u64, n as u64);
+        let max = self.max_iterations;
+        let share = if max == u64::MAX {
+            max
+        } else {
+            max / n + u64::from(i < max % n)
+        };
+        BudgetClock::with_limits(share, self.deadline)
+    }
 }
 
 /// A budget shared by the threads of one search: they claim iterations in chunks and stop

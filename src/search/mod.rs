@@ -24,3 +24,6 @@ pub use config::{Algorithm, Parallel, SearchConfig};
 pub use searcher::{SearchError, SearchResult, Searcher};
 pub use tree::{NodeId, Tree};
 pub use worlds::{Fixed, Sampled, Worlds};
+
+/// The threads of a parallel search, for the agents that run their own loops (turn planners).
+pub(crate) use parallel::Crew;

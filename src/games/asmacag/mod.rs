@@ -27,9 +27,9 @@
 //! use cardsearch::{Game, GameDef};
 //!
 //! let config = AsmacagConfig::default();
-//! let deal = "1 2 2 3 5 6 x2 /2 /2 | 1 1 2 3 4 4 5 x2 x2 \
+//! let deal = "1 2 2 3 5 6 x2 x2 /2 | 1 1 2 3 4 4 5 x2 /2 \
 //!             | 1 2 2 2 3 3 3 4 4 4 5 5 5 5 6 6 6 2 3 4 \
-//!             | 3 4 5 6 x2 x2 x2 /2 /2 /2 /2 1 5 2 3 4";
+//!             | 1 2 3 3 4 4 5 5 6 x2 x2 x2 /2 /2 /2 /2";
 //! let mut g = Asmacag::from_deal(&config, deal).unwrap();
 //! for action in ["x2", "x2", "6>1"] {
 //!     g.play(g.parse_move(action).unwrap());
@@ -158,21 +158,18 @@ impl Asmacag {
         if board.numbers() != board {
             return bad(format!("the board may hold only number cards: {board}"));
         }
-        let fits = |have: Pile, add: Pile| {
-            (0..16).all(|i| {
-                let k = Kind::from_index(i);
-                have.count(k) + add.count(k) <= config.deck.count(k)
-            })
-        };
         let mut all = Pile::EMPTY;
         for pile in [hands[0], hands[1], board, unused] {
-            if !fits(all, pile) {
-                return bad(format!(
-                    "the deal has more cards of some kind than the deck ({})",
-                    config.deck
-                ));
+            for kind in pile.iter() {
+                if all.count(kind) == config.deck.count(kind) {
+                    return bad(format!(
+                        "the deal has more {kind} than the deck's {} ({})",
+                        config.deck.count(kind),
+                        config.deck
+                    ));
+                }
+                all.add(kind);
             }
-            all = all.plus(pile);
         }
         if all != config.deck {
             return bad(format!(

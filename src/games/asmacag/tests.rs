@@ -340,7 +340,7 @@ fn bad_deals_and_options_are_errors_that_say_what_is_wrong() {
         (parts[..3].join("|"), "found 3"),
         (
             format!("{}|{}|{}|{} 1", parts[0], parts[1], parts[2], parts[3]),
-            "more cards",
+            "more 1 than the deck's 5",
         ),
         (
             format!("{}|{}|{} x2|{}", parts[0], parts[1], parts[2], parts[3]),
