@@ -5,7 +5,7 @@
 //! Ties go to the last best action in the game's order, as in the reference's `>=` loop (for
 //! ASMACAG: ×2, ÷2, then number plays ascending; so ÷2 beats ×2 when both are best).
 
-use super::turn::{Line, Plan, TURN_OPTIONS, TurnAgent, TurnOptions, TurnPlanner};
+use super::turn::{Line, Plan, TurnAgent, TurnOptions, TurnPlanner};
 use super::{Agent, AgentInfo};
 use crate::game::{Game, HiddenInfo, MoveSet, Rng, Seat};
 use crate::search::BudgetClock;
@@ -15,7 +15,7 @@ use crate::spec::{Spec, SpecError};
 pub const INFO: AgentInfo = AgentInfo {
     name: "osla",
     about: "one-step look-ahead: the legal action with the best score difference after it",
-    options: TURN_OPTIONS,
+    options: &[],
 };
 
 /// The greedy planner: a plan of one action.
@@ -54,13 +54,12 @@ impl<G: Game> TurnPlanner<G> for Osla {
     }
 }
 
-/// Builds `osla` from its spec.
-pub fn build<G: HiddenInfo>(spec: &Spec) -> Result<Box<dyn Agent<G>>, SpecError> {
-    let common = TurnOptions::from_spec(spec)?;
+/// Builds `osla` (it has no options: it looks at every legal action once, whatever the budget).
+pub fn build<G: HiddenInfo>(_spec: &Spec) -> Result<Box<dyn Agent<G>>, SpecError> {
     Ok(Box::new(TurnAgent::<G, Osla>::new(
         INFO.name,
         String::new(),
-        common,
+        TurnOptions::SEQUENTIAL,
         || Osla,
     )?))
 }

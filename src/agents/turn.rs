@@ -221,6 +221,12 @@ pub const OPT_THREADS: OptionDoc = OptionDoc {
 pub const TURN_OPTIONS: &[OptionDoc] = &[OPT_ITERATIONS, OPT_TIME, OPT_PARALLEL, OPT_THREADS];
 
 impl TurnOptions {
+    /// One thread, the match's budget.
+    pub const SEQUENTIAL: TurnOptions = TurnOptions {
+        budget: None,
+        threads: 1,
+    };
+
     /// Reads the common options of `spec`.
     pub fn from_spec(spec: &Spec) -> Result<TurnOptions, SpecError> {
         let err = |msg: String| SpecError(format!("{}: {msg}", spec.name));
@@ -391,7 +397,9 @@ impl<G: HiddenInfo, P: TurnPlanner<G>> TurnAgent<G, P> {
 impl<G: HiddenInfo, P: TurnPlanner<G>> super::Agent<G> for TurnAgent<G, P> {
     fn spec(&self) -> String {
         let common = self.common.text();
-        if self.options.is_empty() {
+        if self.options.is_empty() && self.common == TurnOptions::SEQUENTIAL {
+            self.name.to_string()
+        } else if self.options.is_empty() {
             format!("{}:{common}", self.name)
         } else {
             format!("{}:{},{common}", self.name, self.options)
@@ -462,9 +470,10 @@ pub fn rebuild<G: Game>(
     while in_turn(&state, seat) && !out.is_full() {
         let slot = out.len();
         let old = line.at(slot);
+        let legal = state.legal_moves();
         let mv = match old {
-            Some(old) if !redraw(slot, rng) && state.legal_moves().contains(old) => old,
-            _ => random_other(&state, old, rng),
+            Some(old) if !redraw(slot, rng) && legal.contains(old) => old,
+            _ => random_other(&legal, old, rng),
         };
         out.push(mv);
         state.play(mv);
@@ -472,10 +481,13 @@ pub fn rebuild<G: Game>(
     (out, state.heuristic(seat))
 }
 
-/// A uniformly random legal action of `state` other than `not`, if there is one.
+/// A uniformly random move of `moves` other than `not`, if there is another.
 #[inline]
-pub fn random_other<G: Game>(state: &G, not: Option<G::Move>, rng: &mut Rng) -> G::Move {
-    let moves = state.legal_moves();
+pub fn random_other<M: Copy + PartialEq, S: MoveSet<M>>(
+    moves: &S,
+    not: Option<M>,
+    rng: &mut Rng,
+) -> M {
     match not {
         Some(old) if moves.len() > 1 && moves.contains(old) => loop {
             let mv = moves.random(rng);
