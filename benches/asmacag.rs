@@ -32,8 +32,7 @@ fn asmacag(c: &mut Criterion) {
         })
     });
     let start = Asmacag::new_game(&config, &mut rng_from_seed(42));
-    let mut line = turn::Line::new();
-    turn::random_rest_of_turn(&mut start.clone(), 0, &mut line, &mut rng);
+    let (line, _) = turn::random_turn(&start, 0, &mut rng);
     group.bench_function("evaluation", |b| {
         b.iter(|| black_box(turn::evaluate(black_box(&start), 0, &line)))
     });

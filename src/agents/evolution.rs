@@ -14,8 +14,8 @@
 //! evaluation is counted once per new genome (the reference plays each crossover child twice).
 
 use super::turn::{
-    Line, OPT_ITERATIONS, OPT_PARALLEL, OPT_THREADS, OPT_TIME, Plan, TurnAgent, TurnOptions,
-    TurnPlanner, in_turn, random_rest_of_turn, rebuild,
+    Line, OPT_ITERATIONS, OPT_PARALLEL, OPT_THREADS, OPT_TIME, Plan, TurnPlanner, boxed,
+    probability, random_turn, rebuild, replay,
 };
 use super::{Agent, AgentInfo};
 use crate::cards::random_below;
@@ -93,21 +93,19 @@ fn crossover<G: Game>(
     b: &Line<G::Move>,
     rng: &mut Rng,
 ) -> (Line<G::Move>, f64) {
-    let mut state = world.clone();
-    let mut line = Line::new();
-    while in_turn(&state, seat) && !line.is_full() {
-        let slot = line.len();
-        let (first, second) = if rng.random::<bool>() { (a, b) } else { (b, a) };
-        let legal = state.legal_moves();
-        let mv = [first.at(slot), second.at(slot)]
-            .into_iter()
-            .flatten()
-            .find(|&m| legal.contains(m))
-            .unwrap_or_else(|| legal.random(rng));
-        line.push(mv);
-        state.play(mv);
-    }
-    (line, state.heuristic(seat))
+    replay(
+        world,
+        seat,
+        |slot, legal, rng| {
+            let (first, second) = if rng.random::<bool>() { (a, b) } else { (b, a) };
+            [first.at(slot), second.at(slot)]
+                .into_iter()
+                .flatten()
+                .find(|&m| legal.contains(m))
+                .unwrap_or_else(|| legal.random(rng))
+        },
+        rng,
+    )
 }
 
 impl<G: Game> TurnPlanner<G> for Evolution<G::Move> {
@@ -116,10 +114,7 @@ impl<G: Game> TurnPlanner<G> for Evolution<G::Move> {
         self.population.reserve(self.pop);
         let mut done = 0;
         while self.population.len() < self.pop && !clock.exhausted(done) {
-            let mut state = world.clone();
-            let mut line = Line::new();
-            random_rest_of_turn(&mut state, seat, &mut line, rng);
-            let fitness = state.heuristic(seat);
+            let (line, fitness) = random_turn(world, seat, rng);
             self.population.push(Genome { line, fitness });
             done += 1;
         }
@@ -169,23 +164,19 @@ impl<G: Game> TurnPlanner<G> for Evolution<G::Move> {
 
 /// Builds `oe` from its spec.
 pub fn build<G: HiddenInfo>(spec: &Spec) -> Result<Box<dyn Agent<G>>, SpecError> {
-    let err = |msg: String| SpecError(format!("{}: {msg}", spec.name));
     let pop: usize = spec.get("pop", 125)?;
     if !(2..=1_000_000).contains(&pop) {
-        return Err(err(format!("pop={pop} must be 2 to 1000000")));
+        return Err(SpecError(format!(
+            "{}: pop={pop} must be 2 to 1000000",
+            spec.name
+        )));
     }
-    let mutation: f64 = spec.get("mutation", 0.15)?;
-    let survival: f64 = spec.get("survival", 0.15)?;
-    for (key, v) in [("mutation", mutation), ("survival", survival)] {
-        if !(0.0..=1.0).contains(&v) {
-            return Err(err(format!("{key}={v} must be between 0 and 1")));
-        }
-    }
-    let common = TurnOptions::from_spec(spec)?;
-    Ok(Box::new(TurnAgent::<G, Evolution<G::Move>>::new(
+    let mutation = probability(spec, "mutation", 0.15)?;
+    let survival = probability(spec, "survival", 0.15)?;
+    boxed(
+        spec,
         INFO.name,
         format!("pop={pop},mutation={mutation},survival={survival}"),
-        common,
-        || Evolution::new(pop, mutation, survival),
-    )?))
+        move || Evolution::new(pop, mutation, survival),
+    )
 }

@@ -29,8 +29,8 @@ use std::hash::{BuildHasherDefault, Hash, Hasher};
 use rand::RngExt as _;
 
 use super::turn::{
-    Line, MAX_TURN, OPT_ITERATIONS, OPT_PARALLEL, OPT_THREADS, OPT_TIME, Plan, TurnAgent,
-    TurnOptions, TurnPlanner, random_rest_of_turn, rebuild,
+    Line, MAX_TURN, OPT_ITERATIONS, OPT_PARALLEL, OPT_THREADS, OPT_TIME, Plan, TurnPlanner, boxed,
+    exploration, probability, random_turn, rebuild,
 };
 use super::{Agent, AgentInfo};
 use crate::cards::random_below;
@@ -251,13 +251,11 @@ impl<G: Game> TurnPlanner<G> for Ntboe<G::Move> {
         let mut done = 0;
         let mut current: Option<Candidate<G::Move>> = None;
         while done < self.inits && !clock.exhausted(done) {
-            let mut state = world.clone();
-            let mut line = Line::new();
-            random_rest_of_turn(&mut state, seat, &mut line, rng);
+            let (line, value) = random_turn(world, seat, rng);
             if done == 0 {
                 self.reset(world.legal_moves().len(), line.len());
             }
-            let c = self.candidate(line, state.heuristic(seat));
+            let c = self.candidate(line, value);
             self.update(&c);
             done += 1;
             if current.is_none_or(|cur| c.value > cur.value) {
@@ -318,27 +316,20 @@ impl<G: Game> TurnPlanner<G> for Ntboe<G::Move> {
 /// Builds `ntboe` from its spec.
 pub fn build<G: HiddenInfo>(spec: &Spec) -> Result<Box<dyn Agent<G>>, SpecError> {
     let err = |msg: String| SpecError(format!("{}: {msg}", spec.name));
-    let c: f64 = spec.get("c", 8.0)?;
-    if !c.is_finite() || c < 0.0 {
-        return Err(err(format!("c={c} must be a finite number >= 0")));
-    }
+    let c = exploration(spec, 8.0)?;
     let neighbours: usize = spec.get("neighbours", 5)?;
     if !(1..=10_000).contains(&neighbours) {
         return Err(err(format!("neighbours={neighbours} must be 1 to 10000")));
     }
-    let mutation: f64 = spec.get("mutation", 0.55)?;
-    if !(0.0..=1.0).contains(&mutation) {
-        return Err(err(format!("mutation={mutation} must be between 0 and 1")));
-    }
+    let mutation = probability(spec, "mutation", 0.55)?;
     let inits: u64 = spec.get("inits", 1000)?;
     if inits == 0 {
         return Err(err("inits must be at least 1".into()));
     }
-    let common = TurnOptions::from_spec(spec)?;
-    Ok(Box::new(TurnAgent::<G, Ntboe<G::Move>>::new(
+    boxed(
+        spec,
         INFO.name,
         format!("c={c},neighbours={neighbours},mutation={mutation},inits={inits}"),
-        common,
-        || Ntboe::new(c, neighbours, mutation, inits),
-    )?))
+        move || Ntboe::new(c, neighbours, mutation, inits),
+    )
 }

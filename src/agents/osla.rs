@@ -56,10 +56,7 @@ impl<G: Game> TurnPlanner<G> for Osla {
 
 /// Builds `osla` (it has no options: it looks at every legal action once, whatever the budget).
 pub fn build<G: HiddenInfo>(_spec: &Spec) -> Result<Box<dyn Agent<G>>, SpecError> {
-    Ok(Box::new(TurnAgent::<G, Osla>::new(
-        INFO.name,
-        String::new(),
-        TurnOptions::SEQUENTIAL,
-        || Osla,
-    )?))
+    let agent =
+        TurnAgent::<G, Osla>::new(INFO.name, String::new(), TurnOptions::SEQUENTIAL, || Osla)?;
+    Ok(Box::new(agent))
 }

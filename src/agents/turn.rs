@@ -124,20 +124,30 @@ pub fn play_line<G: Game>(state: &mut G, seat: Seat, line: &Line<G::Move>) -> us
     line.len()
 }
 
-/// Plays uniformly random actions until `seat`'s turn ends (or [`MAX_TURN`] of them),
-/// appending them to `line`.
+/// Plays `seat`'s turn on a copy of `world`, each action chosen by `pick(slot, legal, rng)`
+/// among the legal ones (at most [`MAX_TURN`] of them), and returns the line and the heuristic
+/// after it: one evaluation. Every planner's lines are made here.
 #[inline]
-pub fn random_rest_of_turn<G: Game>(
-    state: &mut G,
+pub fn replay<G: Game>(
+    world: &G,
     seat: Seat,
-    line: &mut Line<G::Move>,
+    mut pick: impl FnMut(usize, &G::Moves, &mut Rng) -> G::Move,
     rng: &mut Rng,
-) {
-    while in_turn(state, seat) && !line.is_full() {
-        let mv = state.legal_moves().random(rng);
+) -> (Line<G::Move>, f64) {
+    let mut state = world.clone();
+    let mut line = Line::new();
+    while in_turn(&state, seat) && !line.is_full() {
+        let mv = pick(line.len(), &state.legal_moves(), rng);
         line.push(mv);
         state.play(mv);
     }
+    (line, state.heuristic(seat))
+}
+
+/// A uniformly random turn and the heuristic after it.
+#[inline]
+pub fn random_turn<G: Game>(world: &G, seat: Seat, rng: &mut Rng) -> (Line<G::Move>, f64) {
+    replay(world, seat, |_, legal, rng| legal.random(rng), rng)
 }
 
 /// A planned turn and what finding it cost.
@@ -279,6 +289,44 @@ impl TurnOptions {
         parts.push(format!("threads={}", self.threads));
         parts.join(",")
     }
+}
+
+/// Builds a [`TurnAgent`] for `spec`: the common options are read here, the planner's own
+/// (already read and written out as `options`) are in `make`.
+pub fn boxed<G: HiddenInfo, P: TurnPlanner<G> + 'static>(
+    spec: &Spec,
+    name: &'static str,
+    options: String,
+    make: impl Fn() -> P,
+) -> Result<Box<dyn super::Agent<G>>, SpecError> {
+    let common = TurnOptions::from_spec(spec)?;
+    Ok(Box::new(TurnAgent::<G, P>::new(
+        name, options, common, make,
+    )?))
+}
+
+/// A probability option of `spec`: a number from 0 to 1.
+pub fn probability(spec: &Spec, key: &str, default: f64) -> Result<f64, SpecError> {
+    let v: f64 = spec.get(key, default)?;
+    if !(0.0..=1.0).contains(&v) {
+        return Err(SpecError(format!(
+            "{}: {key}={v} must be between 0 and 1",
+            spec.name
+        )));
+    }
+    Ok(v)
+}
+
+/// The exploration constant `c` of `spec`: a finite number >= 0.
+pub fn exploration(spec: &Spec, default: f64) -> Result<f64, SpecError> {
+    let c: f64 = spec.get("c", default)?;
+    if !c.is_finite() || c < 0.0 {
+        return Err(SpecError(format!(
+            "{}: c={c} must be a finite number >= 0",
+            spec.name
+        )));
+    }
+    Ok(c)
 }
 
 /// What the observer knows, in a form two moments can be compared by: the `Debug` text of the
@@ -465,20 +513,18 @@ pub fn rebuild<G: Game>(
     mut redraw: impl FnMut(usize, &mut Rng) -> bool,
     rng: &mut Rng,
 ) -> (Line<G::Move>, f64) {
-    let mut state = world.clone();
-    let mut out = Line::new();
-    while in_turn(&state, seat) && !out.is_full() {
-        let slot = out.len();
-        let old = line.at(slot);
-        let legal = state.legal_moves();
-        let mv = match old {
-            Some(old) if !redraw(slot, rng) && legal.contains(old) => old,
-            _ => random_other(&legal, old, rng),
-        };
-        out.push(mv);
-        state.play(mv);
-    }
-    (out, state.heuristic(seat))
+    replay(
+        world,
+        seat,
+        |slot, legal, rng| {
+            let old = line.at(slot);
+            match old {
+                Some(old) if !redraw(slot, rng) && legal.contains(old) => old,
+                _ => random_other(legal, old, rng),
+            }
+        },
+        rng,
+    )
 }
 
 /// A uniformly random move of `moves` other than `not`, if there is another.

@@ -14,8 +14,8 @@
 //! growing and the search goes on (as the search module's tree does).
 
 use super::turn::{
-    Line, OPT_ITERATIONS, OPT_PARALLEL, OPT_THREADS, OPT_TIME, Plan, TurnAgent, TurnOptions,
-    TurnPlanner, in_turn,
+    Line, OPT_ITERATIONS, OPT_PARALLEL, OPT_THREADS, OPT_TIME, Plan, TurnPlanner, boxed,
+    exploration, in_turn,
 };
 use super::{Agent, AgentInfo, ChildStat};
 use crate::cards::random_below;
@@ -268,20 +268,18 @@ impl<G: Game> TurnPlanner<G> for TurnMcts<G::Move> {
 
 /// Builds `turn-mcts` from its spec.
 pub fn build<G: HiddenInfo>(spec: &Spec) -> Result<Box<dyn Agent<G>>, SpecError> {
-    let err = |msg: String| SpecError(format!("{}: {msg}", spec.name));
-    let c: f64 = spec.get("c", DEFAULT_C)?;
-    if !c.is_finite() || c < 0.0 {
-        return Err(err(format!("c={c} must be a finite number >= 0")));
-    }
+    let c = exploration(spec, DEFAULT_C)?;
     let max_nodes: u32 = spec.get("max_nodes", DEFAULT_MAX_NODES)?;
     if max_nodes < 2 {
-        return Err(err(format!("max_nodes={max_nodes} must be at least 2")));
+        return Err(SpecError(format!(
+            "{}: max_nodes={max_nodes} must be at least 2",
+            spec.name
+        )));
     }
-    let common = TurnOptions::from_spec(spec)?;
-    Ok(Box::new(TurnAgent::<G, TurnMcts<G::Move>>::new(
+    boxed(
+        spec,
         INFO.name,
         format!("c={c},max_nodes={max_nodes}"),
-        common,
-        || TurnMcts::new(c, max_nodes),
-    )?))
+        move || TurnMcts::new(c, max_nodes),
+    )
 }
