@@ -52,11 +52,13 @@ fn asmacag(c: &mut Criterion) {
         let mut rng = rng_from_seed(7);
         group.bench_function(spec, |b| {
             b.iter(|| {
-                let d = agent.choose(
-                    View::new(&start, 0),
-                    Budget::iterations(EVALUATIONS),
-                    &mut rng,
-                );
+                let d = agent
+                    .choose(
+                        View::new(&start, 0),
+                        Budget::iterations(EVALUATIONS),
+                        &mut rng,
+                    )
+                    .unwrap();
                 assert_eq!(d.iterations, evaluations);
                 d.mv
             })

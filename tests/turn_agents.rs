@@ -70,7 +70,9 @@ fn play_turn(
     let mut rng = rng_from_seed(seed);
     let mut out = Vec::new();
     while state.current_seat() == 0 && !state.is_terminal() {
-        let d = agent.choose(View::new(state, 0), Budget::iterations(budget), &mut rng);
+        let d = agent
+            .choose(View::new(state, 0), Budget::iterations(budget), &mut rng)
+            .unwrap();
         assert!(state.legal_moves().contains(d.mv), "{} is illegal", d.mv);
         state.play(d.mv);
         out.push((d.mv, d.iterations));
@@ -134,11 +136,13 @@ fn osla_breaks_ties_towards_the_last_best_action_like_the_reference() {
         "3 3 4 4 5 5 6 6 6",
         "2 2 2 2 2 2 3 3 3 3 3 3 4 4 4 4 5 5 5 5",
     );
-    let d = agent("osla").choose(
-        View::new(&state, 0),
-        Budget::iterations(1),
-        &mut rng_from_seed(1),
-    );
+    let d = agent("osla")
+        .choose(
+            View::new(&state, 0),
+            Budget::iterations(1),
+            &mut rng_from_seed(1),
+        )
+        .unwrap();
     assert_eq!(d.mv, Action::HALVE);
     assert_eq!(
         d.iterations, 6,
@@ -151,12 +155,16 @@ fn a_plan_is_dropped_when_the_state_is_not_what_was_planned() {
     let mut state = doubling_position();
     let mut oe = agent("oe:iterations=2000");
     let mut rng = rng_from_seed(4);
-    let first = oe.choose(View::new(&state, 0), Budget::iterations(1), &mut rng);
+    let first = oe
+        .choose(View::new(&state, 0), Budget::iterations(1), &mut rng)
+        .unwrap();
     assert_eq!((first.mv, first.iterations), (act("x2"), 2000));
     // Someone else decides this action: 1 on 1 instead of the planned second ×2.
     state.play(first.mv);
     state.play(act("1>1"));
-    let again = oe.choose(View::new(&state, 0), Budget::iterations(1), &mut rng);
+    let again = oe
+        .choose(View::new(&state, 0), Budget::iterations(1), &mut rng)
+        .unwrap();
     assert_eq!(
         again.iterations, 2000,
         "a new plan from what the seat now knows"
@@ -165,7 +173,9 @@ fn a_plan_is_dropped_when_the_state_is_not_what_was_planned() {
     assert_eq!(again.mv, act("6>1"));
     // A fresh game: the agent must not carry a plan over from another state.
     let mut other = doubling_position();
-    let d = oe.choose(View::new(&other, 0), Budget::iterations(1), &mut rng);
+    let d = oe
+        .choose(View::new(&other, 0), Budget::iterations(1), &mut rng)
+        .unwrap();
     assert_eq!(d.iterations, 2000);
     other.play(d.mv);
 }
@@ -192,7 +202,7 @@ fn specs_read_back_and_bad_options_are_errors() {
         ("oe:threads=2", "parallel=root"),
         ("osla:iterations=5", "unknown option iterations"),
         ("oe:parallel=tree", "parallel=tree"),
-        ("ntboe:iterations=0", "at least 1"),
+        ("ntboe:iterations=0", "iterations=0 must be from 1"),
         ("oe:colour=red", "unknown option colour"),
     ] {
         let e = agents::build::<Asmacag>(&spec.parse::<Spec>().unwrap())
@@ -218,11 +228,9 @@ fn the_planners_play_whole_games_of_every_registered_game() {
                     .collect();
                 while !state.is_terminal() {
                     let seat = state.current_seat();
-                    let d = seats[seat].choose(
-                        View::new(&state, seat),
-                        Budget::iterations(50),
-                        &mut rng,
-                    );
+                    let d = seats[seat]
+                        .choose(View::new(&state, seat), Budget::iterations(50), &mut rng)
+                        .unwrap();
                     assert!(state.legal_moves().contains(d.mv), "{} {spec}", G::NAME);
                     state.play(d.mv);
                 }
@@ -232,4 +240,55 @@ fn the_planners_play_whole_games_of_every_registered_game() {
     for info in games::all() {
         games::dispatch(&Spec::named(info.name), Play).unwrap();
     }
+}
+
+#[test]
+fn a_raised_stop_signal_ends_every_planner_at_once() {
+    use cardsearch::search::StopSignal;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+    use std::time::Duration;
+    // A planner that ignores the signal would search for a day: fail instead of hanging.
+    let finished = Arc::new(AtomicBool::new(false));
+    let seen = finished.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_secs(120));
+        if !seen.load(Relaxed) {
+            eprintln!("a turn planner did not stop");
+            std::process::abort();
+        }
+    });
+    let state = high_cards_position();
+    for spec in [
+        "turn-mcts",
+        "turn-mcts:parallel=root,threads=2",
+        "oe",
+        "oe:parallel=root,threads=2",
+        "ntboe",
+        "ntboe:parallel=root,threads=2",
+    ] {
+        let mut a = agent(spec);
+        let mut rng = rng_from_seed(5);
+        // Raised before the search: nothing is evaluated (the clock is read at the first
+        // check), and the move is still a legal one.
+        let stop = StopSignal::new();
+        stop.raise();
+        let day = Budget::millis(86_400_000).with_stop(stop);
+        let d = a.choose(View::new(&state, 0), day, &mut rng).unwrap();
+        assert_eq!(d.iterations, 0, "{spec}");
+        assert!(state.legal_moves().contains(d.mv), "{spec}");
+        // Raised mid-search from another thread: the search ends with what it has.
+        let stop = StopSignal::new();
+        let raiser = stop.clone();
+        let handle = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(30));
+            raiser.raise();
+        });
+        let mut a = agent(spec);
+        let day = Budget::millis(86_400_000).with_stop(stop);
+        let d = a.choose(View::new(&state, 0), day, &mut rng).unwrap();
+        assert!(state.legal_moves().contains(d.mv), "{spec}");
+        handle.join().unwrap();
+    }
+    finished.store(true, Relaxed);
 }

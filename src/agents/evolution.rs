@@ -151,12 +151,7 @@ impl<G: Game> TurnPlanner<G> for Evolution<G::Move> {
             .iter()
             .reduce(|a, b| if b.fitness > a.fitness { b } else { a })
         {
-            Some(best) => Plan {
-                line: best.line,
-                value: best.fitness,
-                evaluations: done,
-                children: Vec::new(),
-            },
+            Some(best) => Plan::new(best.line, best.fitness, done),
             None => Plan::empty(),
         }
     }

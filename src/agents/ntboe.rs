@@ -304,12 +304,7 @@ impl<G: Game> TurnPlanner<G> for Ntboe<G::Move> {
                 current = chosen;
             }
         }
-        Plan {
-            line: current.line,
-            value: current.value,
-            evaluations: done,
-            children: Vec::new(),
-        }
+        Plan::new(current.line, current.value, done)
     }
 }
 

@@ -45,12 +45,7 @@ impl<G: Game> TurnPlanner<G> for Osla {
         if let Some(mv) = best.1 {
             line.push(mv);
         }
-        Plan {
-            line,
-            value: best.0,
-            evaluations,
-            children: Vec::new(),
-        }
+        Plan::new(line, best.0, evaluations)
     }
 }
 

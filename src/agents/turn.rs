@@ -19,9 +19,11 @@ use std::time::Instant;
 
 use parking_lot::Mutex;
 
-use super::{ChildStat, Decision};
-use crate::game::{Game, HiddenInfo, MoveSet, Rng, Seat, View, next_seed, rng_from_seed};
-use crate::search::{Budget, BudgetClock, Crew};
+use super::{AgentError, ChildStat, Decision};
+use crate::game::{Game, HiddenInfo, MoveSet, Rng, Seat, View, rng_from_seed};
+use crate::limits;
+use crate::search::config::{budget_from_spec, budget_text, exploration_from_spec};
+use crate::search::{Budget, BudgetClock, Crew, seeds};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 /// The most actions a plan holds; a longer turn is planned again after this many.
@@ -161,17 +163,28 @@ pub struct Plan<M> {
     pub evaluations: u64,
     /// Statistics of the first action's alternatives, for planners that keep them.
     pub children: Vec<ChildStat<M>>,
+    /// Tree nodes in use at the end, for planners with a tree.
+    pub nodes: u64,
+    /// True when a tree ran out of room and stopped growing.
+    pub tree_full: bool,
 }
 
 impl<M: Copy> Plan<M> {
+    /// A plan of `line` worth `value` after `evaluations`, with nothing else to report.
+    pub fn new(line: Line<M>, value: f64, evaluations: u64) -> Plan<M> {
+        Plan {
+            line,
+            value,
+            evaluations,
+            children: Vec::new(),
+            nodes: 0,
+            tree_full: false,
+        }
+    }
+
     /// A plan that found nothing (no evaluation allowed).
     pub fn empty() -> Plan<M> {
-        Plan {
-            line: Line::new(),
-            value: f64::NEG_INFINITY,
-            evaluations: 0,
-            children: Vec::new(),
-        }
+        Plan::new(Line::new(), f64::NEG_INFINITY, 0)
     }
 }
 
@@ -192,10 +205,13 @@ pub trait TurnPlanner<G: Game>: Send + Sized {
         best.evaluations = evaluations;
         best
     }
+
+    /// Gives back memory kept between searches (a tree), for a harness that keeps the agent.
+    fn release_memory(&mut self) {}
 }
 
 /// Options every turn planner takes: its budget and its threads.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct TurnOptions {
     /// A budget overriding the match's (evaluations and/or time per turn).
     pub budget: Option<Budget>,
@@ -242,44 +258,19 @@ impl TurnOptions {
         let err = |msg: String| SpecError(format!("{}: {msg}", spec.name));
         let mode = spec.choice("parallel", &["sequential", "root"], "sequential")?;
         let threads: usize = spec.get("threads", 1)?;
-        if threads == 0 || threads > crate::search::config::MAX_THREADS {
-            return Err(err(format!(
-                "threads={threads} must be 1 to {}",
-                crate::search::config::MAX_THREADS
-            )));
-        }
+        limits::positive_at_most("threads", threads, limits::MAX_THREADS).map_err(err)?;
         if mode == "sequential" && threads > 1 {
             return Err(err(format!("threads={threads} needs parallel=root")));
         }
-        let positive = |key: &str| -> Result<Option<u64>, SpecError> {
-            match spec.raw(key) {
-                None => Ok(None),
-                Some(_) => match spec.get(key, 0u64)? {
-                    0 => Err(err(format!("{key} must be at least 1"))),
-                    n => Ok(Some(n)),
-                },
-            }
-        };
-        let iterations = positive("iterations")?;
-        let time_ms = positive("time_ms")?;
-        let budget = (iterations.is_some() || time_ms.is_some()).then(|| Budget {
-            iterations,
-            time: time_ms.map(std::time::Duration::from_millis),
-        });
-        Ok(TurnOptions { budget, threads })
+        Ok(TurnOptions {
+            budget: budget_from_spec(spec)?,
+            threads,
+        })
     }
 
     /// The options written out, as `from_spec` reads them back.
     pub fn text(&self) -> String {
-        let mut parts = Vec::new();
-        if let Some(b) = self.budget {
-            if let Some(n) = b.iterations {
-                parts.push(format!("iterations={n}"));
-            }
-            if let Some(t) = b.time {
-                parts.push(format!("time_ms={}", t.as_millis()));
-            }
-        }
+        let mut parts = budget_text(self.budget.as_ref());
         let mode = if self.threads > 1 {
             "root"
         } else {
@@ -317,30 +308,9 @@ pub fn probability(spec: &Spec, key: &str, default: f64) -> Result<f64, SpecErro
     Ok(v)
 }
 
-/// The exploration constant `c` of `spec`: a finite number >= 0.
+/// The exploration constant `c` of `spec` (as the tree searches read theirs).
 pub fn exploration(spec: &Spec, default: f64) -> Result<f64, SpecError> {
-    let c: f64 = spec.get("c", default)?;
-    if !c.is_finite() || c < 0.0 {
-        return Err(SpecError(format!(
-            "{}: c={c} must be a finite number >= 0",
-            spec.name
-        )));
-    }
-    Ok(c)
-}
-
-/// What the observer knows, in a form two moments can be compared by: the `Debug` text of the
-/// sampler its information gives. For ASMACAG that is exactly its knowledge; for the games whose
-/// samplers still carry the true state (issue 10 removes that) two texts of a real view and of
-/// a planned world never agree, so those games simply plan again at every action. Once every
-/// game has an information set with `PartialEq`, this becomes a comparison of those.
-fn knowledge_of<G: HiddenInfo>(state: &G, observer: Seat) -> Option<String> {
-    state.deal_sampler(observer).ok().map(|s| format!("{s:?}"))
-}
-
-/// The same for a view.
-fn knowledge_of_view<G: HiddenInfo>(view: &View<'_, G>) -> Option<String> {
-    view.deal_sampler().ok().map(|s| format!("{s:?}"))
+    exploration_from_spec(spec, default)
 }
 
 /// An agent that plans its turn with a [`TurnPlanner`] and plays the plan out.
@@ -356,9 +326,9 @@ pub struct TurnAgent<G: HiddenInfo, P> {
     plan: Line<G::Move>,
     /// Index in `plan` of the next action to play.
     next: usize,
-    /// The planned world before each planned action (entry `i` for action `i`, entry 0
-    /// unused): what the observer knows there is what it should know when asked for action `i`.
-    expected: Vec<G>,
+    /// What the observer should know before each planned action (entry `i` for action `i`,
+    /// entry 0 unused), read off the planned world.
+    expected: Vec<G::InfoSet>,
 }
 
 impl<G: HiddenInfo, P: TurnPlanner<G>> TurnAgent<G, P> {
@@ -370,8 +340,9 @@ impl<G: HiddenInfo, P: TurnPlanner<G>> TurnAgent<G, P> {
         common: TurnOptions,
         make: impl Fn() -> P,
     ) -> Result<TurnAgent<G, P>, SpecError> {
-        let crew = if common.threads > 1 {
-            Some(Crew::new(common.threads).map_err(|e| SpecError(format!("{name}: {e}")))?)
+        let threads = common.threads;
+        let crew = if threads > 1 {
+            Some(Crew::new(threads).map_err(|e| SpecError(format!("{name}: {e}")))?)
         } else {
             None
         };
@@ -379,7 +350,7 @@ impl<G: HiddenInfo, P: TurnPlanner<G>> TurnAgent<G, P> {
             name,
             options,
             common,
-            planners: (0..common.threads).map(|_| make()).collect(),
+            planners: (0..threads).map(|_| make()).collect(),
             crew,
             plan: Line::new(),
             next: 0,
@@ -394,7 +365,7 @@ impl<G: HiddenInfo, P: TurnPlanner<G>> TurnAgent<G, P> {
             return self.planners[0].plan(world, seat, &clock, rng);
         };
         let n = self.planners.len();
-        let seeds: Vec<u64> = (0..n).map(|_| next_seed(rng)).collect();
+        let seeds = seeds(rng, n);
         let cells: Vec<Mutex<&mut P>> = self.planners.iter_mut().map(Mutex::new).collect();
         let plans = crew.run(|i| {
             let Some(cell) = cells.get(i) else {
@@ -403,7 +374,7 @@ impl<G: HiddenInfo, P: TurnPlanner<G>> TurnAgent<G, P> {
             cell.lock().plan(
                 world,
                 seat,
-                &clock.share(i, n),
+                &clock.portion(i, n),
                 &mut rng_from_seed(seeds[i]),
             )
         });
@@ -415,29 +386,27 @@ impl<G: HiddenInfo, P: TurnPlanner<G>> TurnAgent<G, P> {
     /// expected to know at this point.
     fn continue_plan(&mut self, view: &View<'_, G>) -> Option<G::Move> {
         let mv = self.plan.at(self.next)?;
-        let expected = knowledge_of(self.expected.get(self.next)?, view.observer())?;
-        if knowledge_of_view(view) != Some(expected) || !view.legal_moves().contains(mv) {
+        if self.expected.get(self.next)? != view.info_set() || !view.legal_moves().contains(mv) {
             return None;
         }
         self.next += 1;
         Some(mv)
     }
 
-    /// Keeps `line`, planned from `world`, and the planned world before each action (no
-    /// allocation: `expected` has room for a whole line).
+    /// Keeps `line`, planned from `world`, and what the observer will know before each action.
     fn keep(&mut self, world: &G, seat: Seat, line: Line<G::Move>) {
         self.plan = line;
         self.next = 1;
         self.expected.clear();
         let mut state = world.clone();
-        self.expected.push(state.clone());
+        self.expected.push(state.info_set(seat));
         for i in 1..line.len() {
             state.play(line.get(i - 1));
             if !in_turn(&state, seat) {
                 self.plan.truncate(i);
                 break;
             }
-            self.expected.push(state.clone());
+            self.expected.push(state.info_set(seat));
         }
     }
 }
@@ -454,22 +423,25 @@ impl<G: HiddenInfo, P: TurnPlanner<G>> super::Agent<G> for TurnAgent<G, P> {
         }
     }
 
-    fn choose(&mut self, view: View<'_, G>, budget: Budget, rng: &mut Rng) -> Decision<G::Move> {
+    fn release_memory(&mut self) {
+        self.planners.iter_mut().for_each(P::release_memory);
+    }
+
+    fn choose(
+        &mut self,
+        view: View<'_, G>,
+        budget: Budget,
+        rng: &mut Rng,
+    ) -> Result<Decision<G::Move>, AgentError> {
         let start = Instant::now();
         if let Some(mv) = self.continue_plan(&view) {
-            return Decision {
-                mv,
-                iterations: 0,
-                elapsed: start.elapsed(),
-                children: Vec::new(),
-            };
+            return Ok(Decision::without_search(mv, start.elapsed()));
         }
         let seat = view.observer();
-        // A true state always has a consistent deal; failing here is a bug in the game's sampler.
-        let world = view
-            .determinize(rng)
-            .expect("the game's deal sampler rejected the true state's own view");
-        let budget = self.common.budget.unwrap_or(budget);
+        let world = view.determinize(rng)?;
+        let budget = budget
+            .replaced_by(self.common.budget.as_ref())
+            .charged_from(start);
         let plan = self.search(&world, seat, &budget, rng);
         let mv = match plan.line.at(0) {
             Some(mv) => {
@@ -482,12 +454,14 @@ impl<G: HiddenInfo, P: TurnPlanner<G>> super::Agent<G> for TurnAgent<G, P> {
                 view.legal_moves().random(rng)
             }
         };
-        Decision {
+        Ok(Decision {
             mv,
             iterations: plan.evaluations,
             elapsed: start.elapsed(),
             children: plan.children,
-        }
+            nodes: plan.nodes,
+            tree_full: plan.tree_full,
+        })
     }
 }
 

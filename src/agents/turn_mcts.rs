@@ -84,6 +84,8 @@ pub struct TurnMcts<M> {
     nodes: Vec<Node<M>>,
     /// The nodes of the current iteration's walk.
     path: Vec<u32>,
+    /// True when an expansion found the arena full during the last search.
+    full: bool,
 }
 
 impl<M: Copy + PartialEq> TurnMcts<M> {
@@ -94,6 +96,7 @@ impl<M: Copy + PartialEq> TurnMcts<M> {
             max_nodes,
             nodes: Vec::new(),
             path: Vec::new(),
+            full: false,
         }
     }
 
@@ -109,6 +112,7 @@ impl<M: Copy + PartialEq> TurnMcts<M> {
         let moves = state.legal_moves();
         let first = self.nodes.len();
         if first + moves.len() > self.max_nodes as usize {
+            self.full = true;
             return false;
         }
         moves.for_each(|mv| self.nodes.push(Node::new(Some(mv))));
@@ -179,6 +183,14 @@ fn best_line<M: Copy + PartialEq>(trees: &[&TurnMcts<M>]) -> (Line<M>, f64, Vec<
         };
         if line.is_empty() {
             let total: u64 = merged.iter().map(|m| m.1).sum();
+            // Trees whose most visited root child each action is.
+            let favourites: Vec<Option<M>> = trees
+                .iter()
+                .map(|t| {
+                    let best = t.children(0).iter().max_by_key(|c| c.visits)?;
+                    best.mv.filter(|_| best.visits > 0)
+                })
+                .collect();
             first = merged
                 .iter()
                 .map(|&(mv, visits, reward)| ChildStat {
@@ -186,6 +198,7 @@ fn best_line<M: Copy + PartialEq>(trees: &[&TurnMcts<M>]) -> (Line<M>, f64, Vec<
                     visits,
                     availability: total,
                     mean: reward / visits as f64,
+                    votes: favourites.iter().filter(|f| **f == Some(mv)).count() as u64,
                 })
                 .collect();
             first.sort_by_key(|c| std::cmp::Reverse(c.visits));
@@ -212,6 +225,7 @@ impl<G: Game> TurnPlanner<G> for TurnMcts<G::Move> {
             self.path.reserve_exact(super::turn::MAX_TURN + 2);
         }
         self.nodes.clear();
+        self.full = false;
         self.nodes.push(Node::new(None));
         self.expand(0, world, rng);
         let mut done = 0;
@@ -246,10 +260,10 @@ impl<G: Game> TurnPlanner<G> for TurnMcts<G::Move> {
         }
         let (line, value, children) = best_line(&[&*self]);
         Plan {
-            line,
-            value,
-            evaluations: done,
             children,
+            nodes: self.nodes.len() as u64,
+            tree_full: self.full,
+            ..Plan::new(line, value, done)
         }
     }
 
@@ -258,11 +272,15 @@ impl<G: Game> TurnPlanner<G> for TurnMcts<G::Move> {
         let trees: Vec<&TurnMcts<G::Move>> = planners.iter().collect();
         let (line, value, children) = best_line(&trees);
         Plan {
-            line,
-            value,
-            evaluations: plans.iter().map(|p| p.evaluations).sum(),
             children,
+            nodes: plans.iter().map(|p| p.nodes).sum(),
+            tree_full: plans.iter().any(|p| p.tree_full),
+            ..Plan::new(line, value, plans.iter().map(|p| p.evaluations).sum())
         }
+    }
+
+    fn release_memory(&mut self) {
+        self.nodes = Vec::new();
     }
 }
 

@@ -12,7 +12,8 @@
 //! back* and deals a new hand on top of it, so its opponent ends up with twice the cards.)
 
 use super::{Action, Actions, Asmacag, Pile, Table};
-use crate::game::{DealError, DealSampler, Rng, Seat};
+use crate::cards::CardSet;
+use crate::game::{DealError, DealSampler, InfoSet, Rng, Seat, check_mover};
 
 /// One seat's information: public facts and its own hand, nothing hidden.
 ///
@@ -45,11 +46,6 @@ impl Asmacag {
 }
 
 impl AsmacagKnowledge {
-    /// The seat whose knowledge this is.
-    pub fn observer(&self) -> Seat {
-        self.observer as Seat
-    }
-
     /// The observer's own hand.
     pub fn hand(&self) -> Pile {
         self.hand
@@ -64,26 +60,35 @@ impl AsmacagKnowledge {
     pub fn opponent_cards(&self) -> u32 {
         self.opponent_cards as u32
     }
+}
 
-    /// True when the game is over.
-    pub fn is_terminal(&self) -> bool {
+impl InfoSet<Asmacag> for AsmacagKnowledge {
+    type Sampler = AsmacagSampler;
+
+    fn observer(&self) -> Seat {
+        self.observer as Seat
+    }
+
+    fn num_seats(&self) -> usize {
+        2
+    }
+
+    fn seat_to_move(&self) -> Option<Seat> {
+        (!self.is_terminal()).then_some(self.table.to_move as Seat)
+    }
+
+    fn is_terminal(&self) -> bool {
         self.table
             .is_over(self.hand.is_empty() && self.opponent_cards == 0)
     }
 
-    /// The seat to move, `None` once the game is over.
-    pub fn seat_to_move(&self) -> Option<Seat> {
-        (!self.is_terminal()).then_some(self.table.to_move as Seat)
-    }
-
-    /// The observer's legal actions (meaningful when it is to move).
-    pub fn legal_moves(&self) -> Actions {
+    fn legal_moves(&self) -> Actions {
         Actions::new(self.hand.kinds(), self.table.board.kinds())
     }
 
-    /// Prepares exactly uniform sampling of the consistent states. An error means the
-    /// knowledge contradicts itself (fewer unseen cards than the opponent holds).
-    pub fn sampler(&self) -> Result<AsmacagSampler, DealError> {
+    /// An error means the knowledge contradicts itself (fewer unseen cards than the opponent
+    /// holds).
+    fn sampler(&self) -> Result<AsmacagSampler, DealError> {
         if self.unseen.len() < self.opponent_cards as u32 {
             return Err(DealError::Inconsistent(format!(
                 "the opponent holds {} cards but only {} are unseen",
@@ -94,15 +99,26 @@ impl AsmacagKnowledge {
         Ok(AsmacagSampler { knowledge: *self })
     }
 
-    /// Updates the knowledge with `action` by `seat`, as the observer sees it (every action is
-    /// public). Refused, with the reason and nothing changed, unless some consistent state has
-    /// `seat` to move with `action` legal.
-    pub fn observe(&mut self, seat: Seat, action: Action) -> Result<(), DealError> {
+    /// Every action is public and nothing is drawn, so `mv` must be given and `hand_after`
+    /// must not. The action is possible exactly when the board holds the card played on and
+    /// the mover may hold the card played: the observer if it does, the opponent if one is
+    /// unseen.
+    fn observe(
+        &mut self,
+        seat: Seat,
+        mv: Option<Action>,
+        hand_after: Option<CardSet>,
+    ) -> Result<(), DealError> {
         let refuse = |why: String| Err(DealError::Inconsistent(why));
-        match self.seat_to_move() {
-            None => return refuse("the game is over".into()),
-            Some(s) if s != seat => return refuse(format!("seat {s} is to move, not {seat}")),
-            _ => {}
+        check_mover(self.seat_to_move(), seat)?;
+        if self.is_terminal() {
+            return refuse("the game is over".into());
+        }
+        let Some(action) = mv else {
+            return refuse("every ASMACAG action is seen by both seats".into());
+        };
+        if hand_after.is_some() {
+            return refuse("ASMACAG has no private draws to report".into());
         }
         if let Some(on) = action.board()
             && !self.table.board.contains(on)
@@ -117,8 +133,6 @@ impl AsmacagKnowledge {
             self.hand.remove(card);
             self.hand.len()
         } else {
-            // Any unseen card may be in the opponent's hand, so the action is possible exactly
-            // when one is unseen.
             if !self.unseen.contains(card) {
                 return refuse(format!(
                     "{action}: every {card} is already accounted for, seat {seat} cannot hold one"
@@ -139,11 +153,11 @@ pub struct AsmacagSampler {
     knowledge: AsmacagKnowledge,
 }
 
-impl AsmacagSampler {
-    /// How many distinct states are consistent: the sub-multisets of the unseen cards of the
-    /// opponent's hand size (distinct as states; they are not equally likely, since kinds with
-    /// more unseen copies are more likely to be held).
-    pub fn count(&self) -> u128 {
+impl DealSampler<Asmacag> for AsmacagSampler {
+    /// The distinct states: the sub-multisets of the unseen cards of the opponent's hand size
+    /// (distinct as states, not equally likely: kinds with more unseen copies are more likely
+    /// to be held).
+    fn count(&self) -> u128 {
         let k = self.knowledge;
         let want = k.opponent_cards as usize;
         // ways[j]: sub-multisets of size j of the kinds seen so far.
@@ -157,9 +171,7 @@ impl AsmacagSampler {
         }
         ways[want]
     }
-}
 
-impl DealSampler<Asmacag> for AsmacagSampler {
     #[inline]
     fn sample(&self, rng: &mut Rng) -> Asmacag {
         let k = &self.knowledge;

@@ -266,11 +266,11 @@ impl Game for Asmacag {
 }
 
 impl HiddenInfo for Asmacag {
-    type Sampler = AsmacagSampler;
+    type InfoSet = AsmacagKnowledge;
 
-    /// The sampler is built from the observer's knowledge alone (see [`AsmacagKnowledge`]).
-    fn deal_sampler(&self, observer: Seat) -> Result<AsmacagSampler, DealError> {
-        self.knowledge(observer).sampler()
+    /// What `observer` knows: its hand and public facts (see [`AsmacagKnowledge`]).
+    fn info_set(&self, observer: Seat) -> AsmacagKnowledge {
+        self.knowledge(observer)
     }
 }
 
@@ -452,6 +452,10 @@ impl GameDef for Asmacag {
             "{} | {} | {} | {}",
             self.hands[0], self.hands[1], self.table.board, self.unused
         )
+    }
+
+    fn hand_text(&self, seat: Seat) -> Option<String> {
+        Some(self.hands[seat].to_string())
     }
 }
 

@@ -2,7 +2,7 @@
 //! determinization.
 
 use super::*;
-use crate::game::{DealSampler, MoveSet, rng_from_seed};
+use crate::game::{DealSampler, InfoSet, MoveSet, rng_from_seed};
 
 fn pile(text: &str) -> Pile {
     text.parse().unwrap()
@@ -164,7 +164,7 @@ fn ten_thousand_random_games_keep_the_invariants() {
                 points[seat] += gain;
             }
             for (observer, k) in known.iter_mut().enumerate() {
-                k.observe(seat, mv).unwrap();
+                k.observe(seat, Some(mv), None).unwrap();
                 assert_eq!(*k, g.knowledge(observer));
             }
             actions += 1;
@@ -314,18 +314,30 @@ fn observing_an_impossible_action_is_refused_and_changes_nothing() {
     // Seat 1 sees 3 of the eight 3s in its hand and 4 on the board: one is unseen.
     let mut k = g.knowledge(1);
     let before = k;
-    assert!(k.observe(1, act("3>1")).is_err(), "seat 0 is to move");
+    assert!(
+        k.observe(1, Some(act("3>1")), None).is_err(),
+        "seat 0 is to move"
+    );
     assert_eq!(k, before);
-    assert!(k.observe(0, act("6>13")).is_err(), "no 13 on the board");
+    assert!(
+        k.observe(0, Some(act("6>13")), None).is_err(),
+        "no 13 on the board"
+    );
     assert_eq!(k, before);
-    k.observe(0, act("3>1")).unwrap();
+    k.observe(0, Some(act("3>1")), None).unwrap();
     let after_one = k;
-    let e = k.observe(0, act("3>2")).unwrap_err().to_string();
+    let e = k
+        .observe(0, Some(act("3>2")), None)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("accounted for"), "{e}");
     assert_eq!(k, after_one);
     // Seat 0 knows its own hand.
     let mut k = g.knowledge(0);
-    assert!(k.observe(0, act("3>1")).is_err(), "seat 0 holds no 3");
+    assert!(
+        k.observe(0, Some(act("3>1")), None).is_err(),
+        "seat 0 holds no 3"
+    );
     assert_eq!(k, g.knowledge(0));
 }
 
