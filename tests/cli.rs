@@ -137,6 +137,58 @@ fn scale_rejects_bad_modes_and_thread_counts() {
 }
 
 #[test]
+fn curve_writes_one_row_per_budget_and_a_fit() {
+    let dir = std::env::temp_dir().join(format!("cardsearch-curve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let prefix = dir.join("c");
+    let out = cardsearch(&[
+        "curve",
+        "--game",
+        "tricks",
+        "--agent",
+        "ismcts",
+        "--reference",
+        "random",
+        "--iterations",
+        "8,32",
+        "--deals",
+        "6",
+        "--quiet",
+        "--out",
+        prefix.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("per doubling"), "{stdout}");
+    let csv = std::fs::read_to_string(prefix.with_extension("csv")).unwrap();
+    assert_eq!(csv.lines().count(), 1 + 2, "{csv}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(prefix.with_extension("json")).unwrap())
+            .unwrap();
+    let rungs = json["points"].as_array().expect("points");
+    assert_eq!(rungs.len(), 2, "{json}");
+    let svg = std::fs::read_to_string(prefix.with_extension("svg")).unwrap();
+    assert!(svg.contains("<svg"), "not an SVG");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn curve_rejects_bad_ladders() {
+    assert_clean_error(&["curve", "--iterations", "1000,lots", "--quiet"], "lots");
+    assert_clean_error(&["curve", "--iterations", "0", "--quiet"], "0");
+    assert_clean_error(&["curve", "--agent", "nobody", "--quiet"], "nobody");
+    assert_clean_error(&["curve", "--reference", "ismcts:c=-2", "--quiet"], "c=-2");
+    assert_clean_error(
+        &["curve", "--iterations", "10", "--time-ms", "5", "--quiet"],
+        "time",
+    );
+}
+
+#[test]
 fn every_number_has_a_ceiling_checked_before_any_work() {
     let max = u64::MAX.to_string();
     assert_clean_error(&["match", "--deals", &max], "deals");
@@ -250,6 +302,49 @@ fn ctrl_c_ends_a_billion_deal_match_with_whole_games_and_a_report() {
     // Every line of the log is a whole game.
     let text = std::fs::read_to_string(&log).unwrap();
     assert!(!text.is_empty());
+    for line in text.lines() {
+        cardsearch::harness::log::parse_record(line).expect("a whole game");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[cfg(unix)]
+#[test]
+fn kill_9_leaves_a_log_of_whole_games() {
+    use std::process::Stdio;
+    let dir = std::env::temp_dir().join(format!("cardsearch-kill-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("g.jsonl");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_cardsearch"))
+        .args([
+            "match",
+            "--game",
+            "hearts",
+            "--deals",
+            "100000",
+            "--iterations",
+            "50",
+            "--jobs",
+            "2",
+            "--quiet",
+            "--out",
+            log.to_str().unwrap(),
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it while games are being written: once the log has some, at a moment not chosen.
+    for _ in 0..600 {
+        if std::fs::metadata(&log).is_ok_and(|m| m.len() > 20_000) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.ends_with('\n'), "the last game is whole");
     for line in text.lines() {
         cardsearch::harness::log::parse_record(line).expect("a whole game");
     }

@@ -392,10 +392,13 @@ impl MatchObserver for Quiet {
 pub struct JsonlWriter<W: Write + Send>(pub W);
 
 impl<W: Write + Send> JsonlWriter<W> {
-    /// Writes one record and flushes.
+    /// Writes one record and flushes. The line is made whole first and handed over in one
+    /// write, so a process killed at any moment leaves whole lines only (in practice: a
+    /// single `write` of a regular file is not cut short by a signal).
     pub fn write(&mut self, record: &GameRecord) -> std::io::Result<()> {
-        serde_json::to_writer(&mut self.0, record)?;
-        self.0.write_all(b"\n")?;
+        let mut line = serde_json::to_vec(record)?;
+        line.push(b'\n');
+        self.0.write_all(&line)?;
         self.0.flush()
     }
 }
