@@ -47,8 +47,12 @@ pub trait MoveSet<M: Copy>: Clone + Send {
     }
     /// Calls `f` for each move in order.
     fn for_each(&self, f: impl FnMut(M));
+    /// False for games with more than 64 distinct moves (ASMACAG's card-on-card actions), whose
+    /// sets have no 64-bit mask: the search tree indexes children by these masks, so tree
+    /// searches refuse such games (the turn planners do not need the masks).
+    const BIT_INDEXED: bool = true;
     /// The set as a mask, one bit per move; [`MoveSet::nth`] counts the set bits from the
-    /// lowest.
+    /// lowest. Only called when [`MoveSet::BIT_INDEXED`].
     fn bits(&self) -> u64;
     /// The set of the moves whose bits are set in `bits`.
     fn from_bits(bits: u64) -> Self;
@@ -366,6 +370,21 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// ±1, ±2 or ±4, the thesis's "scores difference" scale).
     fn match_units(&self, _seat: Seat) -> Option<f64> {
         None
+    }
+    /// How well `seat` is doing now, for agents that judge positions without playing them out
+    /// (the turn planners): by default its points minus the best points of another team, the
+    /// NTBOE paper's score difference. Games in which points count against a seat override it.
+    fn heuristic(&self, seat: Seat) -> f64 {
+        let team = self.team(seat);
+        let best_other = (0..self.num_seats())
+            .filter(|&s| self.team(s) != team)
+            .map(|s| self.score(s))
+            .fold(f64::NEG_INFINITY, f64::max);
+        if best_other.is_finite() {
+            self.score(seat) - best_other
+        } else {
+            self.score(seat)
+        }
     }
     /// Plays uniformly random legal moves until the game ends: the rollout of every search
     /// iteration. The default is [`playout_by_moves`]; games override it with a tighter loop that

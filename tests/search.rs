@@ -345,6 +345,11 @@ impl games::GameVisitor for EveryMode {
     type Output = ();
 
     fn visit<G: GameDef>(self, config: G::Config) {
+        // Tree searches refuse games whose moves have no 64-bit mask (ASMACAG): see
+        // `tree_searches_refuse_games_wider_than_64_moves` in tests/search.rs.
+        if !<G::Moves as MoveSet<G::Move>>::BIT_INDEXED {
+            return;
+        }
         let mut rng = rng_from_seed(17);
         // Three positions with a choice, spread along one random game.
         let mut state = G::new_game(&config, &mut rng);
@@ -392,6 +397,17 @@ impl games::GameVisitor for EveryMode {
 fn every_mode_returns_a_legal_move_on_every_game() {
     for info in games::all() {
         games::dispatch(&Spec::named(info.name), EveryMode).unwrap();
+    }
+}
+
+#[test]
+fn tree_searches_refuse_games_wider_than_64_moves() {
+    use cardsearch::games::Asmacag;
+    for name in ["ismcts", "pimc", "uct"] {
+        let e = agents::build::<Asmacag>(&Spec::named(name))
+            .err()
+            .expect("refused");
+        assert!(e.0.contains("more than 64 distinct moves"), "{name}: {e}");
     }
 }
 

@@ -42,6 +42,11 @@ impl GameVisitor for Check {
     type Output = ();
 
     fn visit<G: GameDef>(self, config: G::Config) {
+        // Tree searches refuse games whose moves have no 64-bit mask (ASMACAG): see
+        // `tree_searches_refuse_games_wider_than_64_moves` in tests/search.rs.
+        if !<G::Moves as MoveSet<G::Move>>::BIT_INDEXED {
+            return;
+        }
         let mut rng = rng_from_seed(3);
         let mut state = G::new_game(&config, &mut rng);
         while state.legal_moves().len() < 2 {
@@ -62,6 +67,13 @@ impl GameVisitor for Check {
             "ismcts:parallel=tree,threads=2",
             "ismcts:parallel=tree-locked,threads=2",
             "ismcts:parallel=leaf,threads=2",
+            // The turn planners (each decision plans the turn afresh: the state never moves).
+            "turn-mcts",
+            "oe",
+            "ntboe",
+            "turn-mcts:parallel=root,threads=2",
+            "oe:parallel=root,threads=2",
+            "ntboe:parallel=root,threads=2",
         ] {
             let mut agent = agents::build::<G>(&spec.parse::<Spec>().unwrap()).unwrap();
             let mut count = |iterations: u64| {

@@ -51,6 +51,12 @@ impl<G: HiddenInfo> SearchAgent<G> {
             Algorithm::Uct => UCT_INFO.name,
             Algorithm::Pimc { .. } => PIMC_INFO.name,
         };
+        if !<G::Moves as MoveSet<G::Move>>::BIT_INDEXED {
+            return Err(SpecError(format!(
+                "{name}: this game has more than 64 distinct moves, which the search tree's \
+                 child masks cannot index; its turn planners (osla, turn-mcts, oe, ntboe) play it"
+            )));
+        }
         let searcher = Searcher::new(config).map_err(|e| SpecError(format!("{name}: {e}")))?;
         Ok(SearchAgent { name, searcher })
     }
@@ -100,27 +106,21 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
         }
         let config = self.searcher.config();
         // The spec's own budget replaces the caller's limits; the caller's stop signal stays.
-        let budget = match &config.budget {
-            Some(own) => Budget {
-                stop: budget.stop,
-                ..own.clone()
-            },
-            None => budget,
-        };
+        let budget = budget.replaced_by(config.budget.as_ref());
         let algorithm = config.algorithm;
         let result = match algorithm {
             Algorithm::Ismcts => {
                 let worlds = ismcts::worlds(&view)?;
-                self.searcher.run(&worlds, &charged(budget, start), rng)
+                self.searcher.run(&worlds, &budget.charged_from(start), rng)
             }
             Algorithm::Uct => {
                 let worlds = uct::worlds_cheating(&view)
                     .ok_or_else(|| AgentError::NeedsTrueState(Agent::<G>::spec(self)))?;
-                self.searcher.run(&worlds, &charged(budget, start), rng)
+                self.searcher.run(&worlds, &budget.charged_from(start), rng)
             }
             Algorithm::Pimc { dets, .. } => {
                 let worlds = pimc::worlds(&view, dets, rng)?;
-                self.searcher.run(&worlds, &charged(budget, start), rng)
+                self.searcher.run(&worlds, &budget.charged_from(start), rng)
             }
         }
         .map_err(|e| AgentError::Resources(format!("{}: {e}", self.name)))?;
@@ -139,14 +139,5 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
             nodes: result.nodes,
             tree_full: result.tree_full,
         })
-    }
-}
-
-/// `budget` less the time spent since `start` preparing the search (samplers, PIMC's worlds):
-/// a move's clock runs from the moment the agent is asked.
-fn charged(budget: Budget, start: Instant) -> Budget {
-    Budget {
-        time: budget.time.map(|t| t.saturating_sub(start.elapsed())),
-        ..budget
     }
 }

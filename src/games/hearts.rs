@@ -680,6 +680,13 @@ impl Game for Hearts {
         (others as f64 / (SEATS - 1) as f64 - scores[seat] as f64) / TOTAL_POINTS as f64
     }
 
+    /// Penalty points count against a seat: the fewest points among the others minus its own.
+    fn heuristic(&self, seat: Seat) -> f64 {
+        let scores = self.final_scores();
+        let best_other = (0..SEATS).filter(|&s| s != seat).map(|s| scores[s]).min();
+        (best_other.unwrap_or(0) as f64) - scores[seat] as f64
+    }
+
     fn tricks_completed(&self) -> Option<u32> {
         Some(self.tricks_played() as u32)
     }

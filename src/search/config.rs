@@ -218,6 +218,58 @@ pub const PIMC_OPTIONS: &[OptionDoc] = &[
     OPT_VIRTUAL_LOSS,
 ];
 
+/// An agent spec's own budget (`iterations=` and/or `time_ms=`, each within its limit), which
+/// replaces the match's; `None` when it sets neither.
+pub fn budget_from_spec(spec: &Spec) -> Result<Option<Budget>, SpecError> {
+    let err = |msg: String| SpecError(format!("{}: {msg}", spec.name));
+    let iterations: Option<u64> = match spec.raw("iterations") {
+        None => None,
+        Some(_) => Some(spec.get("iterations", 0u64)?),
+    };
+    let time_ms: Option<u64> = match spec.raw("time_ms") {
+        None => None,
+        Some(_) => Some(spec.get("time_ms", 0u64)?),
+    };
+    if let Some(n) = iterations {
+        limits::positive_at_most("iterations", n, limits::MAX_ITERATIONS).map_err(err)?;
+    }
+    if let Some(t) = time_ms {
+        limits::positive_at_most("time_ms", t, limits::MAX_TIME_MS).map_err(err)?;
+    }
+    Ok((iterations.is_some() || time_ms.is_some()).then(|| Budget {
+        iterations,
+        time: time_ms.map(Duration::from_millis),
+        stop: None,
+    }))
+}
+
+/// A spec's own budget written out as `budget_from_spec` reads it back.
+pub fn budget_text(budget: Option<&Budget>) -> Vec<String> {
+    let mut parts = Vec::new();
+    if let Some(b) = budget {
+        if let Some(n) = b.iterations {
+            parts.push(format!("iterations={n}"));
+        }
+        if let Some(t) = b.time {
+            parts.push(format!("time_ms={}", t.as_millis()));
+        }
+    }
+    parts
+}
+
+/// The UCB exploration constant `c` of a spec: finite, from 0 to its limit.
+pub fn exploration_from_spec(spec: &Spec, default: f64) -> Result<f64, SpecError> {
+    let c: f64 = spec.get("c", default)?;
+    if !c.is_finite() || !(0.0..=limits::MAX_EXPLORATION).contains(&c) {
+        return Err(SpecError(format!(
+            "{}: c={c} must be a number from 0 to {}",
+            spec.name,
+            limits::MAX_EXPLORATION
+        )));
+    }
+    Ok(c)
+}
+
 impl SearchConfig {
     /// A sequential configuration with the defaults.
     pub fn new(algorithm: Algorithm) -> SearchConfig {
@@ -245,13 +297,7 @@ impl SearchConfig {
             }
             other => other,
         };
-        let c: f64 = spec.get("c", DEFAULT_C)?;
-        if !c.is_finite() || !(0.0..=limits::MAX_EXPLORATION).contains(&c) {
-            return Err(err(format!(
-                "c={c} must be a number from 0 to {}",
-                limits::MAX_EXPLORATION
-            )));
-        }
+        let c = exploration_from_spec(spec, DEFAULT_C)?;
         let preset = spec.choice("preset", &["none", "strong"], "none")?;
         let reward = match spec.raw("reward") {
             None if preset == "strong" => STRONG_REWARD,
@@ -312,25 +358,7 @@ impl SearchConfig {
                 Some(n as u32)
             }
         };
-        let iterations: Option<u64> = match spec.raw("iterations") {
-            None => None,
-            Some(_) => Some(spec.get("iterations", 0u64)?),
-        };
-        let time_ms: Option<u64> = match spec.raw("time_ms") {
-            None => None,
-            Some(_) => Some(spec.get("time_ms", 0u64)?),
-        };
-        if let Some(n) = iterations {
-            limits::positive_at_most("iterations", n, limits::MAX_ITERATIONS).map_err(err)?;
-        }
-        if let Some(t) = time_ms {
-            limits::positive_at_most("time_ms", t, limits::MAX_TIME_MS).map_err(err)?;
-        }
-        let budget = (iterations.is_some() || time_ms.is_some()).then(|| Budget {
-            iterations,
-            time: time_ms.map(Duration::from_millis),
-            stop: None,
-        });
+        let budget = budget_from_spec(spec)?;
         Ok(SearchConfig {
             algorithm,
             c,
@@ -356,14 +384,7 @@ impl SearchConfig {
             parts.push(format!("epsilon={epsilon}"));
         }
         parts.push(format!("reward={}", self.rollout.reward));
-        if let Some(b) = &self.budget {
-            if let Some(n) = b.iterations {
-                parts.push(format!("iterations={n}"));
-            }
-            if let Some(t) = b.time {
-                parts.push(format!("time_ms={}", t.as_millis()));
-            }
-        }
+        parts.extend(budget_text(self.budget.as_ref()));
         match self.max_nodes {
             Some(n) => parts.push(format!("max_nodes={n}")),
             None => parts.push("max_nodes=auto".into()),

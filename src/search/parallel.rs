@@ -123,20 +123,14 @@ pub(super) fn root<G: Game, W: Worlds<G>>(
     rollout: Rollout,
     rng: &mut Rng,
 ) -> Vec<u64> {
-    let n = trees.len() as u64;
-    let seeds = seeds(rng, trees.len());
+    let n = trees.len();
+    let seeds = seeds(rng, n);
     let start = BudgetClock::start(budget);
     let cells: Vec<Mutex<&mut Tree<G::Move>>> = trees.iter_mut().map(Mutex::new).collect();
     crew.run(|i| {
         let Some(cell) = cells.get(i) else { return 0 };
         let mut tree = cell.lock();
-        let max = start.max_iterations();
-        let share = if max == u64::MAX {
-            max
-        } else {
-            max / n + u64::from((i as u64) < max % n)
-        };
-        let clock = start.share(share);
+        let clock = start.portion(i, n);
         let mut rng = rng_from_seed(seeds[i]);
         sequential(&mut tree, worlds, &clock, ucb, rollout, &mut rng)
     })
