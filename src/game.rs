@@ -311,6 +311,11 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn tricks_completed(&self) -> Option<u32> {
         None
     }
+    /// The exact solver of this game's perfect-information positions
+    /// ([`crate::solver`]), if it has one; `None` (the default) for games without.
+    fn exact() -> Option<&'static dyn crate::solver::Endgame<Self>> {
+        None
+    }
 }
 
 /// Why no consistent deal could be sampled.
@@ -331,6 +336,17 @@ pub enum DealError {
 pub trait DealSampler<G>: Clone + Send + Sync {
     /// One consistent full state, uniformly at random.
     fn sample(&self, rng: &mut Rng) -> G;
+    /// How many states [`sample`](Self::sample) draws from, each equally likely, if the sampler
+    /// can count them; `None` (the default) if it cannot.
+    fn count(&self) -> Option<u128> {
+        None
+    }
+    /// Calls `f` with every state [`sample`](Self::sample) can draw, once each, in a fixed
+    /// order, and returns true; returns false without calling `f` if the sampler cannot list
+    /// them (the default). Meant for small counts: the hybrid endgame solves every deal.
+    fn for_each_state(&self, _f: &mut dyn FnMut(G)) -> bool {
+        false
+    }
 }
 
 /// A game whose seats may not see everything.
@@ -356,6 +372,13 @@ impl<G: Clone + Send + Sync> DealSampler<G> for KnownState<G> {
     #[inline]
     fn sample(&self, _rng: &mut Rng) -> G {
         self.0.clone()
+    }
+    fn count(&self) -> Option<u128> {
+        Some(1)
+    }
+    fn for_each_state(&self, f: &mut dyn FnMut(G)) -> bool {
+        f(self.0.clone());
+        true
     }
 }
 

@@ -3,9 +3,12 @@
 use std::time::Instant;
 
 use super::{Agent, AgentInfo, Decision};
-use crate::game::{HiddenInfo, MoveSet, Rng, View};
+use crate::game::{HiddenInfo, KnownState, MoveSet, Rng, View};
 use crate::search::config::{PIMC_OPTIONS, SEARCH_OPTIONS};
 use crate::search::{Algorithm, Budget, SearchConfig, Searcher, ismcts, pimc, uct};
+use crate::solver::Solver;
+use crate::solver::hybrid::{self, Cards};
+use crate::solver::leaf::LeafWorlds;
 use crate::spec::{Spec, SpecError};
 
 /// Documentation of `ismcts`.
@@ -33,6 +36,8 @@ pub const UCT_INFO: AgentInfo = AgentInfo {
 pub struct SearchAgent<G: HiddenInfo> {
     name: &'static str,
     searcher: Searcher<G::Move>,
+    /// The exact solver of the hybrid endgame (`endgame=N`), allocated once.
+    endgame: Option<Solver>,
 }
 
 impl<G: HiddenInfo> std::fmt::Debug for SearchAgent<G> {
@@ -51,8 +56,32 @@ impl<G: HiddenInfo> SearchAgent<G> {
             Algorithm::Uct => UCT_INFO.name,
             Algorithm::Pimc { .. } => PIMC_INFO.name,
         };
-        let searcher = Searcher::new(config).map_err(|e| SpecError(format!("{name}: {e}")))?;
-        Ok(SearchAgent { name, searcher })
+        let err = |msg: String| SpecError(format!("{name}: {msg}"));
+        let endgame = config.endgame;
+        let mut solver = None;
+        if !endgame.is_off() {
+            let Some(ops) = G::exact() else {
+                return Err(err(
+                    "endgame and leaf_solve need a game with an exact solver (the trick-taking games)"
+                        .into(),
+                ));
+            };
+            if endgame.cards == Cards::Thesis && ops.thesis_cards().is_none() {
+                return Err(err(
+                    "endgame=thesis: the thesis played no endgame in this game; give a number of cards"
+                        .into(),
+                ));
+            }
+            if endgame.cards != Cards::Off {
+                solver = Some(Solver::new(Solver::DEFAULT_TABLE_BITS));
+            }
+        }
+        let searcher = Searcher::new(config).map_err(|e| err(e.to_string()))?;
+        Ok(SearchAgent {
+            name,
+            searcher,
+            endgame: solver,
+        })
     }
 
     /// Reads the agent's options from `spec` (the caller checks for unknown options).
@@ -93,12 +122,43 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
         }
         let config = self.searcher.config();
         let budget = config.budget.unwrap_or(budget);
+        let (algorithm, endgame) = (config.algorithm, config.endgame);
         // A true state always has a consistent deal; failing here is a bug in the game's sampler.
         const BAD_SAMPLER: &str = "the game's deal sampler rejected the true state's own view";
-        let result = match config.algorithm {
+        // ISMCTS and the hybrid share the decision's sampler (PIMC draws its own worlds).
+        let needs_sampler = match algorithm {
+            Algorithm::Ismcts => true,
+            Algorithm::Pimc { .. } => self.endgame.is_some(),
+            Algorithm::Uct => false,
+        };
+        let sampled = needs_sampler.then(|| ismcts::worlds(&view).expect(BAD_SAMPLER));
+        if let Some(solver) = &mut self.endgame {
+            let decision = match &sampled {
+                Some(s) => hybrid::decide(&endgame, solver, &s.0, &legal, &budget, rng),
+                // The cheating baseline solves the true state: perfect play.
+                None => {
+                    let known = KnownState(view.true_state_cheating().clone());
+                    hybrid::decide(&endgame, solver, &known, &legal, &budget, rng)
+                }
+            };
+            if let Some(mut d) = decision {
+                d.elapsed = start.elapsed();
+                return d;
+            }
+        }
+        let result = match algorithm {
             Algorithm::Ismcts => {
-                let worlds = ismcts::worlds(&view).expect(BAD_SAMPLER);
-                self.searcher.run(&worlds, &budget, rng)
+                let worlds = sampled.expect("built for ismcts");
+                if endgame.leaf > 0 && G::exact().is_some() {
+                    let worlds = LeafWorlds {
+                        inner: worlds,
+                        below: endgame.leaf.min(u8::MAX as u32) as u8,
+                        root: view.observer() as u8,
+                    };
+                    self.searcher.run(&worlds, &budget, rng)
+                } else {
+                    self.searcher.run(&worlds, &budget, rng)
+                }
             }
             Algorithm::Uct => {
                 let worlds = uct::worlds_cheating(&view);

@@ -611,6 +611,9 @@ impl Game for Bisca {
             .map(BiscaMove::play)
             .map_err(|e| format!("{e} (or 'exchange')"))
     }
+    fn exact() -> Option<&'static dyn crate::solver::Endgame<Bisca>> {
+        Some(&crate::solver::Exact::<Bisca>::NEW)
+    }
 }
 
 /// Samples the opponent's hand and the stock order for one observer.
@@ -628,7 +631,52 @@ pub struct BiscaSampler {
     deal: ConstrainedDeal,
 }
 
+impl BiscaSampler {
+    /// Stock slots a sample fills: all but the face-up bottom card while the stock lasts.
+    fn hidden_slots(&self) -> usize {
+        (STOCK - self.base.next as usize).saturating_sub(1)
+    }
+}
+
+/// Calls `f` with every order of `cards` (Heap's algorithm), `cards` itself first.
+fn for_each_permutation(cards: &mut [Card], k: usize, f: &mut dyn FnMut(&[Card])) {
+    if k <= 1 {
+        f(cards);
+        return;
+    }
+    for i in 0..k - 1 {
+        for_each_permutation(cards, k - 1, f);
+        let j = if k % 2 == 0 { i } else { 0 };
+        cards.swap(j, k - 1);
+    }
+    for_each_permutation(cards, k - 1, f);
+}
+
 impl DealSampler<Bisca> for BiscaSampler {
+    /// Splits of the opponent's hand and the stock, times the orders of the hidden stock.
+    fn count(&self) -> Option<u128> {
+        let orders = (1..=self.hidden_slots() as u128).product::<u128>();
+        Some(self.deal.count() * orders)
+    }
+
+    fn for_each_state(&self, f: &mut dyn FnMut(Bisca)) -> bool {
+        let slots = self.hidden_slots();
+        let start = self.base.next as usize;
+        self.deal.for_each_deal(|split| {
+            let mut state = self.base;
+            state.hands[self.opponent as usize] = split[0] | self.fixed;
+            let mut cards = [Card::new(crate::cards::Rank::Two, Suit::Clubs); STOCK];
+            for (slot, card) in cards.iter_mut().zip(split[1]) {
+                *slot = card;
+            }
+            for_each_permutation(&mut cards[..slots], slots, &mut |order| {
+                state.stock[start..start + slots].copy_from_slice(order);
+                f(state);
+            });
+        });
+        true
+    }
+
     #[inline]
     fn sample(&self, rng: &mut Rng) -> Bisca {
         let split = self.deal.sample(rng);

@@ -649,6 +649,9 @@ impl Game for Hearts {
     fn parse_move(&self, text: &str) -> Result<Card, String> {
         text.parse().map_err(|e| format!("{e}"))
     }
+    fn exact() -> Option<&'static dyn crate::solver::Endgame<Hearts>> {
+        Some(&crate::solver::Exact::<Hearts>::NEW)
+    }
 }
 
 /// Samples the three hidden hands for one observer.
@@ -676,6 +679,26 @@ pub struct HeartsSampler {
 }
 
 impl DealSampler<Hearts> for HeartsSampler {
+    /// After the passing phase (before it, a sample also splits each pool into hand and
+    /// passes, which this does not count).
+    fn count(&self) -> Option<u128> {
+        (self.pass_split == [0; SEATS]).then(|| self.deal.count())
+    }
+
+    fn for_each_state(&self, f: &mut dyn FnMut(Hearts)) -> bool {
+        if self.pass_split != [0; SEATS] {
+            return false;
+        }
+        self.deal.for_each_deal(|split| {
+            let mut state = self.base;
+            for (i, &s) in self.others.iter().enumerate() {
+                state.hands[s as usize] = split[i] | self.fixed[s as usize];
+            }
+            f(state)
+        });
+        true
+    }
+
     #[inline]
     fn sample(&self, rng: &mut Rng) -> Hearts {
         let split = self.deal.sample(rng);

@@ -176,6 +176,11 @@ impl Sueca {
         self.trick
     }
 
+    /// The card winning the trick in progress and its seat; `None` before the trick is led.
+    pub fn trick_best(&self) -> Option<(Card, Seat)> {
+        (!self.trick.is_empty()).then_some((self.best, self.best_seat as Seat))
+    }
+
     /// The seat that led the current trick (or leads the next one).
     pub fn trick_leader(&self) -> Seat {
         self.leader as Seat
@@ -406,6 +411,10 @@ impl Game for Sueca {
     fn parse_move(&self, text: &str) -> Result<Card, String> {
         pt::parse_pack_card(text, "move").map_err(|e| e.to_string())
     }
+
+    fn exact() -> Option<&'static dyn crate::solver::Endgame<Sueca>> {
+        Some(&crate::solver::Exact::<Sueca>::NEW)
+    }
 }
 
 /// Samples the other three hands for one observer.
@@ -421,15 +430,31 @@ pub struct SuecaSampler {
     deal: ConstrainedDeal,
 }
 
+impl SuecaSampler {
+    /// The state of one split of the unknown cards.
+    #[inline]
+    fn state(&self, split: &[CardSet; crate::deal::MAX_HOLDERS]) -> Sueca {
+        let mut state = self.base;
+        for ((&seat, part), fixed) in self.seats.iter().zip(split).zip(self.fixed) {
+            state.hands[seat as usize] = *part | fixed;
+        }
+        state
+    }
+}
+
 impl DealSampler<Sueca> for SuecaSampler {
     #[inline]
     fn sample(&self, rng: &mut Rng) -> Sueca {
-        let split = self.deal.sample(rng);
-        let mut state = self.base;
-        for ((&seat, part), fixed) in self.seats.iter().zip(split).zip(self.fixed) {
-            state.hands[seat as usize] = part | fixed;
-        }
-        state
+        self.state(&self.deal.sample(rng))
+    }
+
+    fn count(&self) -> Option<u128> {
+        Some(self.deal.count())
+    }
+
+    fn for_each_state(&self, f: &mut dyn FnMut(Sueca)) -> bool {
+        self.deal.for_each_deal(|split| f(self.state(split)));
+        true
     }
 }
 

@@ -70,6 +70,11 @@ impl Tricks {
         self.hands[seat]
     }
 
+    /// The card led to the trick in progress, if one has been.
+    pub fn lead(&self) -> Option<Card> {
+        self.lead
+    }
+
     /// Tricks taken by `seat` so far.
     pub fn tricks_won(&self, seat: Seat) -> u32 {
         self.tricks_won[seat] as u32
@@ -158,6 +163,9 @@ impl Game for Tricks {
         }
         Ok(card)
     }
+    fn exact() -> Option<&'static dyn crate::solver::Endgame<Tricks>> {
+        Some(&crate::solver::Exact::<Tricks>::NEW)
+    }
 }
 
 /// Samples the opponent's hand and the stock for one observer.
@@ -168,14 +176,30 @@ pub struct TricksSampler {
     deal: ConstrainedDeal,
 }
 
-impl DealSampler<Tricks> for TricksSampler {
+impl TricksSampler {
+    /// The state of one split of the unknown cards.
     #[inline]
-    fn sample(&self, rng: &mut Rng) -> Tricks {
-        let split = self.deal.sample(rng);
+    fn state(&self, split: &[CardSet; crate::deal::MAX_HOLDERS]) -> Tricks {
         let mut state = self.base;
         state.hands[self.opponent] = split[0];
         state.stock = split[1];
         state
+    }
+}
+
+impl DealSampler<Tricks> for TricksSampler {
+    #[inline]
+    fn sample(&self, rng: &mut Rng) -> Tricks {
+        self.state(&self.deal.sample(rng))
+    }
+
+    fn count(&self) -> Option<u128> {
+        Some(self.deal.count())
+    }
+
+    fn for_each_state(&self, f: &mut dyn FnMut(Tricks)) -> bool {
+        self.deal.for_each_deal(|split| f(self.state(split)));
+        true
     }
 }
 

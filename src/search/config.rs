@@ -3,6 +3,9 @@
 use std::fmt;
 use std::time::Duration;
 
+use crate::solver::hybrid::{
+    EndgameConfig, OPT_ENDGAME, OPT_ENDGAME_DEALS, OPT_ENDGAME_PICK, OPT_LEAF_SOLVE,
+};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 use super::budget::Budget;
@@ -87,6 +90,8 @@ pub struct SearchConfig {
     pub max_nodes: u32,
     /// A budget that overrides the match's, when the spec sets `iterations` or `time_ms`.
     pub budget: Option<Budget>,
+    /// The exact endgame and the solver leaf evaluator (`endgame`, `leaf_solve`, ...).
+    pub endgame: EndgameConfig,
 }
 
 /// The most threads a search accepts.
@@ -149,6 +154,10 @@ pub const SEARCH_OPTIONS: &[OptionDoc] = &[
     OPT_PARALLEL,
     OPT_THREADS,
     OPT_VIRTUAL_LOSS,
+    OPT_ENDGAME,
+    OPT_ENDGAME_PICK,
+    OPT_ENDGAME_DEALS,
+    OPT_LEAF_SOLVE,
 ];
 
 /// Options of the `pimc` agent: `dets` and the common ones.
@@ -161,6 +170,9 @@ pub const PIMC_OPTIONS: &[OptionDoc] = &[
     OPT_PARALLEL,
     OPT_THREADS,
     OPT_VIRTUAL_LOSS,
+    OPT_ENDGAME,
+    OPT_ENDGAME_PICK,
+    OPT_ENDGAME_DEALS,
 ];
 
 impl SearchConfig {
@@ -174,6 +186,7 @@ impl SearchConfig {
             virtual_loss: DEFAULT_VIRTUAL_LOSS,
             max_nodes: Tree::<()>::DEFAULT_CAPACITY,
             budget: None,
+            endgame: EndgameConfig::default(),
         }
     }
 
@@ -241,6 +254,10 @@ impl SearchConfig {
             iterations,
             time: time_ms.map(Duration::from_millis),
         });
+        let endgame = EndgameConfig::from_spec(spec)?;
+        if endgame.leaf > 0 && algorithm != Algorithm::Ismcts {
+            return Err(err("leaf_solve applies to ismcts only".into()));
+        }
         Ok(SearchConfig {
             algorithm,
             c,
@@ -249,6 +266,7 @@ impl SearchConfig {
             virtual_loss,
             max_nodes: max_nodes as u32,
             budget,
+            endgame,
         })
     }
 
@@ -273,6 +291,7 @@ impl SearchConfig {
         if self.parallel.is_tree() {
             parts.push(format!("virtual_loss={}", self.virtual_loss));
         }
+        parts.extend(self.endgame.options_text());
         parts.join(",")
     }
 }
@@ -300,6 +319,8 @@ mod tests {
             "ismcts:c=1.2,parallel=tree,threads=4,virtual_loss=0",
             "pimc:dets=7,iterations=500,time_ms=20,parallel=leaf,threads=2",
             "ismcts:parallel=tree-locked,threads=3,max_nodes=1000",
+            "ismcts:endgame=13,endgame_pick=vote,endgame_deals=50,leaf_solve=8",
+            "pimc:endgame=thesis",
         ] {
             let cfg = parse(text).unwrap();
             let name = text.split(':').next().unwrap();
@@ -328,6 +349,10 @@ mod tests {
             ("ismcts:iterations=lots", "iterations=lots"),
             ("ismcts:time_ms=0", "at least 1"),
             ("ismcts:dets=3", "unknown option dets"),
+            ("ismcts:endgame=soon", "endgame=soon"),
+            ("ismcts:endgame_pick=best", "endgame_pick=best"),
+            ("ismcts:endgame_deals=0", "endgame_deals"),
+            ("pimc:leaf_solve=8", "leaf_solve applies to ismcts only"),
         ] {
             let e = parse(text).unwrap_err();
             assert!(e.0.contains(needle), "{text}: {e}");
