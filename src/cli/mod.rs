@@ -9,6 +9,7 @@ pub mod merge;
 pub mod profile;
 pub mod replay;
 pub mod scale;
+pub mod solve;
 
 /// cardsearch: fast, parallel Monte Carlo tree search for hidden-information card games.
 #[derive(Parser, Debug)]
@@ -40,6 +41,8 @@ pub enum Command {
     Profile(profile::ProfileArgs),
     /// Measure parallel scaling: speed and strength per parallel mode and thread count.
     Scale(scale::ScaleArgs),
+    /// Print every legal move's exact value in a position with all cards known.
+    Solve(solve::SolveArgs),
 }
 
 /// Parses the command line and runs it. Returns the process exit code; errors are printed as one
@@ -78,6 +81,7 @@ pub fn run() -> i32 {
         }
         Some(Command::Profile(args)) => profile::run(&args),
         Some(Command::Scale(args)) => scale::run(&args),
+        Some(Command::Solve(args)) => solve::run(&args),
     };
     match result {
         Ok(()) => 0,

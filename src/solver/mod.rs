@@ -49,6 +49,7 @@ pub mod hearts;
 pub mod hybrid;
 pub mod leaf;
 pub mod order;
+pub mod positions;
 pub mod reference;
 mod search;
 pub mod sueca;

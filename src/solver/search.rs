@@ -30,6 +30,7 @@ pub struct Solver {
     /// Without the table and the equivalent-card reduction (alpha-beta alone): for checking
     /// and measuring what those two change.
     plain: bool,
+    last: [Option<i32>; 64],
 }
 
 impl Solver {
@@ -44,6 +45,7 @@ impl Solver {
             node_limit: u64::MAX,
             aborted: false,
             plain: false,
+            last: [None; 64],
         }
     }
 
@@ -113,6 +115,11 @@ impl Solver {
         let (lo, hi) = state.bounds(root);
         let mut guess = (lo + hi) / 2;
         for card in reps {
+            // The same move's value in the last position solved is the best first guess: the
+            // hybrid solves deal after deal of one information set.
+            if let Some(v) = self.last[card.index() as usize] {
+                guess = v;
+            }
             let mut child = state.clone();
             child.play_card(card);
             let v = if child.is_terminal() {
@@ -122,6 +129,7 @@ impl Solver {
                 self.bisect(&child, root, lo, hi, guess)
             };
             values[card.index() as usize] = v;
+            self.last[card.index() as usize] = Some(v);
             guess = v;
         }
         state.legal_moves().for_each(|mv| {
@@ -181,6 +189,7 @@ impl Solver {
         guess: i32,
     ) -> i32 {
         let mut beta = guess.clamp(lo + 1, hi.max(lo + 1));
+        let mut pass = 0;
         while lo < hi && !self.aborted {
             let g = self.alpha_beta(state, root, beta - 1, beta);
             if g >= beta {
@@ -188,7 +197,14 @@ impl Solver {
             } else {
                 hi = g;
             }
-            beta = lo + (hi - lo + 1) / 2;
+            pass += 1;
+            beta = if pass < MTD_PASSES {
+                // MTD(f): the next test at the bound just found.
+                if g >= beta { g + 1 } else { g }
+            } else {
+                lo + (hi - lo + 1) / 2
+            }
+            .clamp(lo + 1, hi.max(lo + 1));
         }
         lo
     }
@@ -249,7 +265,7 @@ impl Solver {
     /// The table's entry for `state`, if any (none without a table).
     #[inline]
     fn probe<G: Solvable>(&self, state: &G) -> Option<Bounds> {
-        if self.plain {
+        if self.plain || !at_trick_start(state) {
             None
         } else {
             self.table.probe(state.key())
@@ -321,7 +337,7 @@ impl Solver {
                 break;
             }
         }
-        if self.aborted || self.plain {
+        if self.aborted || self.plain || !at_trick_start(state) {
             return best;
         }
         // Merge with what the table knew: the window was narrowed to its bounds.
@@ -375,4 +391,17 @@ fn move_score<G: Solvable>(
             gain * 64 - strength
         }
     }
+}
+
+/// Null-window tests that step to the bound the last one returned (MTD(f)) before the rest
+/// halve the interval: from a good guess the value is usually found in two tests, and
+/// bisection bounds the passes when the guess is poor.
+const MTD_PASSES: u32 = 2;
+
+/// Positions the table holds: those at the start of a trick. Mid-trick positions are three
+/// quarters of a four-player search; storing them too saved few nodes and cost far more in cache
+/// misses on the table (measured: Sueca with 20 cards left ten times slower per node).
+#[inline]
+fn at_trick_start<G: Solvable>(state: &G) -> bool {
+    state.trick_cards().is_empty()
 }

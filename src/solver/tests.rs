@@ -3,7 +3,6 @@
 
 use std::collections::HashSet;
 
-use crate::cards::random_below;
 use crate::game::{DealSampler, Game, HiddenInfo, MoveSet, Rng, View, rng_from_seed};
 use crate::games::{Bisca, GameDef, Hearts, Sueca, Tricks};
 use crate::search::Budget;
@@ -16,19 +15,7 @@ fn config<G: GameDef>(spec: &str) -> G::Config {
     G::config(&spec.parse().unwrap()).unwrap()
 }
 
-/// A random position of `G` with `lo..=hi` cards left to play, reached by random moves.
-fn position<G: GameDef + Solvable>(config: &G::Config, lo: usize, hi: usize, rng: &mut Rng) -> G {
-    let target = lo + random_below(rng, (hi - lo + 1) as u32) as usize;
-    loop {
-        let mut g = G::new_game(config, rng);
-        while !g.is_terminal() && (g.cards_left() > target || g.check_solvable().is_err()) {
-            g.play(g.legal_moves().random(rng));
-        }
-        if !g.is_terminal() {
-            return g;
-        }
-    }
-}
+use super::positions::random_position as position;
 
 /// `n` random positions with `lo..=hi` cards left: the solver's value of every legal move
 /// equals plain minimax's; on every fourth, so does its value for the next seat's side, and
@@ -426,4 +413,59 @@ fn reference_cost_by_cards() {
         }
     }
     cost::<Sueca>("sueca", config::<Sueca>("sueca"), 8, 14);
+}
+
+#[test]
+#[ignore = "a speed probe for development: prints nodes and time of the bench positions"]
+fn speed_probe() {
+    use super::positions::bench_position;
+    fn run<G: GameDef + Solvable>(name: &str, spec: &str, cards: usize) {
+        let config = config::<G>(spec);
+        let states: Vec<G> = (0..8)
+            .map(|s| bench_position(&config, cards, true, s))
+            .collect();
+        let mut solver = Solver::new(Solver::DEFAULT_TABLE_BITS);
+        for _ in 0..2 {
+            solver.reset_nodes();
+            let t = std::time::Instant::now();
+            for g in &states {
+                solver.value(g, g.current_seat()).unwrap();
+            }
+            eprintln!("{name}: {} nodes, {:?}", solver.nodes(), t.elapsed());
+        }
+    }
+    run::<Sueca>("sueca-20", "sueca", 20);
+    run::<Sueca>("sueca-28", "sueca", 28);
+    run::<Hearts>("hearts-20", "hearts", 20);
+    run::<Hearts>("hearts-28", "hearts", 28);
+    run::<Bisca>("bisca-18", "bisca", 18);
+    let config = config::<Sueca>("sueca");
+    let mut solver = Solver::new(Solver::DEFAULT_TABLE_BITS);
+    let cfg = EndgameConfig {
+        cards: Cards::Thesis,
+        ..EndgameConfig::default()
+    };
+    let t = std::time::Instant::now();
+    let mut deals = 0;
+    solver.reset_nodes();
+    for seed in 0..8 {
+        let g: Sueca = super::positions::bench_position(&config, 13, false, seed);
+        let view = View::new(&g, g.current_seat());
+        let sampler = view.deal_sampler().unwrap();
+        let d = hybrid::decide(
+            &cfg,
+            &mut solver,
+            &sampler,
+            &view.legal_moves(),
+            &Budget::iterations(1),
+            &mut rng_from_seed(1),
+        )
+        .unwrap();
+        deals += d.iterations;
+    }
+    eprintln!(
+        "hybrid-13: {deals} deals, {} nodes, {:?}",
+        solver.nodes(),
+        t.elapsed()
+    );
 }
