@@ -19,6 +19,23 @@ pub struct MoveValue<M> {
 /// More moves than any hand has cards.
 const MAX_MOVES: usize = 16;
 
+/// A node's moves, best first: each an ordering score times 256 plus the card's bit index,
+/// so that one integer comparison sorts them (equal scores: higher index first).
+struct Moves {
+    scored: [i32; MAX_MOVES],
+    len: usize,
+}
+
+impl Moves {
+    /// The cards in order.
+    #[inline]
+    fn cards(&self) -> impl Iterator<Item = Card> + '_ {
+        self.scored[..self.len]
+            .iter()
+            .map(|&k| Card::from_index(k as u8).expect("a card index"))
+    }
+}
+
 /// An exact solver with its preallocated table. Reuse one for many solves: nothing is
 /// allocated after [`Solver::new`].
 #[derive(Debug)]
@@ -157,8 +174,8 @@ impl Solver {
             let maximising = state.team(state.current_seat()) == state.team(root);
             let mut chosen = None;
             let entry = self.probe(state);
-            for card in self.ordered_moves(state, root, entry) {
-                let Some(card) = card else { break };
+            let moves = self.ordered_moves(state, root, entry);
+            for card in moves.cards() {
                 let mut child = state.clone();
                 child.play_card(card);
                 // The target is the value of the position, so some move reaches it exactly.
@@ -212,20 +229,17 @@ impl Solver {
     /// The moves of `state` after the reduction, best first: the table's move (from `entry`),
     /// then by a one-trick look-ahead. Unused places are `None`.
     #[inline]
-    fn ordered_moves<G: Solvable>(
-        &self,
-        state: &G,
-        root: Seat,
-        entry: Option<Bounds>,
-    ) -> [Option<Card>; MAX_MOVES] {
+    fn ordered_moves<G: Solvable>(&self, state: &G, root: Seat, entry: Option<Bounds>) -> Moves {
         let moves = self.moves_of::<G>(state.card_moves(), state.in_play());
         debug_assert!(moves.len() <= MAX_MOVES);
         let tt_move = entry
             .filter(|e| e.best != NO_MOVE)
             .and_then(|e| Card::from_index(e.best))
             .filter(|&c| moves.contains(c));
-        let mut scored = [(i32::MIN, None); MAX_MOVES];
-        let mut n = 0;
+        let mut out = Moves {
+            scored: [0; MAX_MOVES],
+            len: 0,
+        };
         let me = state.current_seat();
         let sign = if state.team(me) == state.team(root) {
             1
@@ -236,20 +250,22 @@ impl Solver {
         let best = state.trick_best();
         for card in moves {
             let score = if Some(card) == tt_move {
-                i32::MAX
+                // Above any score move_score gives (its magnitudes are a few thousand).
+                1 << 22
             } else {
                 move_score(state, card, me, root, sign, trick_points, best)
             };
+            let key = score * 256 + card.index() as i32;
             // Insertion into the sorted prefix, best first.
-            let mut i = n;
-            while i > 0 && scored[i - 1].0 < score {
-                scored[i] = scored[i - 1];
+            let mut i = out.len;
+            while i > 0 && out.scored[i - 1] < key {
+                out.scored[i] = out.scored[i - 1];
                 i -= 1;
             }
-            scored[i] = (score, Some(card));
-            n += 1;
+            out.scored[i] = key;
+            out.len += 1;
         }
-        scored.map(|(_, c)| c)
+        out
     }
 
     /// The moves searched: one card per run of equivalent cards.
@@ -317,8 +333,7 @@ impl Solver {
         let maximising = state.team(state.current_seat()) == state.team(root);
         let mut best = if maximising { i32::MIN } else { i32::MAX };
         let mut best_move = NO_MOVE;
-        for card in moves {
-            let Some(card) = card else { break };
+        for card in moves.cards() {
             let mut child = state.clone();
             child.play_card(card);
             let v = self.alpha_beta(&child, root, alpha, beta);
