@@ -49,7 +49,10 @@ impl GameVisitor for Check {
             state.play(mv);
         }
         let seat = state.current_seat();
-        for spec in [
+        // The solver leaf evaluator: Tricks is small enough for every playout to be solved
+        // (8 cards), so this measures the solver's own allocations per iteration.
+        let leaf_solve = (G::NAME == "tricks").then_some("ismcts:leaf_solve=8");
+        for spec in leaf_solve.into_iter().chain([
             "ismcts",
             "pimc:dets=5",
             "uct",
@@ -61,7 +64,7 @@ impl GameVisitor for Check {
             "ismcts:parallel=tree,threads=2",
             "ismcts:parallel=tree-locked,threads=2",
             "ismcts:parallel=leaf,threads=2",
-        ] {
+        ]) {
             let mut agent = agents::build::<G>(&spec.parse::<Spec>().unwrap()).unwrap();
             let mut count = |iterations: u64| {
                 let before = ALLOCATIONS.load(Relaxed);

@@ -646,7 +646,7 @@ fn for_each_permutation(cards: &mut [Card], k: usize, f: &mut dyn FnMut(&[Card])
     }
     for i in 0..k - 1 {
         for_each_permutation(cards, k - 1, f);
-        let j = if k % 2 == 0 { i } else { 0 };
+        let j = if k.is_multiple_of(2) { i } else { 0 };
         cards.swap(j, k - 1);
     }
     for_each_permutation(cards, k - 1, f);

@@ -72,6 +72,20 @@ pub enum SolveError {
     /// The game is already over.
     #[error("the game is over: there is nothing to solve")]
     Over,
+    /// The game has no exact solver.
+    #[error("this game has no exact solver (solvable: sueca, bisca, hearts, tricks)")]
+    NoSolver,
+}
+
+/// Every legal move's exact value for the seat to move (see the module's values), with a
+/// fresh solver of the default size and no node limit: what the engine protocol's `solve`
+/// command answers. For many solves keep a [`Solver`] and call [`Endgame::move_values`].
+pub fn solve_moves<G: Game>(state: &G) -> Result<Vec<MoveValue<G::Move>>, SolveError> {
+    let ops = G::exact().ok_or(SolveError::NoSolver)?;
+    let mut solver = Solver::new(Solver::DEFAULT_TABLE_BITS);
+    let mut out = Vec::new();
+    ops.move_values(&mut solver, state, &mut out)?;
+    Ok(out)
 }
 
 /// A trick-taking game whose perfect-information positions the [`Solver`] can search.

@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use crate::game::{DealSampler, Game, HiddenInfo, MoveSet, Rng, View, rng_from_seed};
+use crate::game::{DealSampler, Game, HiddenInfo, MoveSet, View, rng_from_seed};
 use crate::games::{Bisca, GameDef, Hearts, Sueca, Tricks};
 use crate::search::Budget;
 
@@ -122,6 +122,15 @@ fn the_exchange_is_refused_and_passing_too() {
     let hearts = Hearts::new_game(&config::<Hearts>("hearts:pass=left"), &mut rng);
     let e = solver.value(&hearts, 0).unwrap_err().to_string();
     assert!(e.contains("passing"), "{e}");
+}
+
+#[test]
+fn solve_moves_serves_any_game() {
+    let mut rng = rng_from_seed(8);
+    let g: Tricks = position(&(), 4, 6, &mut rng);
+    assert_eq!(super::solve_moves(&g).unwrap(), reference::move_values(&g));
+    let coin = crate::games::CoinGuess::new_game(&(), &mut rng);
+    assert_eq!(super::solve_moves(&coin), Err(super::SolveError::NoSolver));
 }
 
 #[test]
