@@ -49,20 +49,12 @@ impl Solvable for Bisca {
         mv.card()
     }
     #[inline]
-    fn hand_of(&self, seat: Seat) -> CardSet {
-        self.hand(seat)
-    }
-    #[inline]
     fn in_play(&self) -> CardSet {
         let mut cards = self.hand(0) | self.hand(1) | self.trick_cards();
         for &c in self.stock() {
             cards.insert(c);
         }
         cards
-    }
-    #[inline]
-    fn final_value(&self, root: Seat) -> i32 {
-        self.points(root) as i32
     }
     #[inline]
     fn banked(&self, root: Seat) -> i32 {
@@ -108,7 +100,7 @@ impl Solvable for Bisca {
         pt::points(cards) as i32
     }
     fn margin(&self, value: i32) -> i32 {
-        2 * value - pt::TOTAL_POINTS as i32
+        super::sueca::pack_margin(value)
     }
     fn reward_of(&self, value: i32) -> Option<f64> {
         Some(pt::reward(value as u32))

@@ -12,7 +12,7 @@ use crate::games::Hearts;
 use crate::games::hearts::{SEATS, TOTAL_POINTS, points_in};
 
 use super::order::HeartsOrder;
-use super::{Solvable, SolveError, with_flags};
+use super::{Solvable, SolveError, moves_are_cards, with_flags};
 
 /// 0: nobody has taken points; `1 + s`: only seat `s` has; 5: several seats have.
 #[inline]
@@ -49,22 +49,7 @@ impl Solvable for Hearts {
     fn cards_left(&self) -> usize {
         held(self).len()
     }
-    #[inline]
-    fn card_moves(&self) -> CardSet {
-        self.legal_moves()
-    }
-    #[inline]
-    fn card_move(card: Card) -> Card {
-        card
-    }
-    #[inline]
-    fn move_card(mv: Card) -> Option<Card> {
-        Some(mv)
-    }
-    #[inline]
-    fn hand_of(&self, seat: Seat) -> CardSet {
-        self.hand(seat)
-    }
+    moves_are_cards!();
     #[inline]
     fn in_play(&self) -> CardSet {
         held(self) | self.current_trick()

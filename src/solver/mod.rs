@@ -113,12 +113,14 @@ pub trait Solvable: Game {
     fn play_card(&mut self, card: Card) {
         self.play(Self::card_move(card));
     }
-    /// A seat's hand.
-    fn hand_of(&self, seat: Seat) -> CardSet;
     /// Every card still to be played or on the table: hands, trick in progress, stock.
     fn in_play(&self) -> CardSet;
-    /// The value for `root`'s side of a finished game (higher is better for it).
-    fn final_value(&self, root: Seat) -> i32;
+    /// The value for `root`'s side of a finished game (higher is better for it): what is
+    /// banked, unless the end changes it (Hearts' moon).
+    #[inline]
+    fn final_value(&self, root: Seat) -> i32 {
+        self.banked(root)
+    }
     /// The part of the final value already decided (points taken so far): the table stores
     /// `value - banked`, which must depend only on [`key`](Self::key) within one deal.
     fn banked(&self, root: Seat) -> i32;
@@ -223,6 +225,26 @@ impl<G: Solvable> Endgame<G> for Exact<G> {
         G::THESIS_CARDS
     }
 }
+
+/// The [`Solvable`] methods of a game whose moves are plain cards (`Move = Card`,
+/// `Moves = CardSet`): every legal move is a card.
+macro_rules! moves_are_cards {
+    () => {
+        #[inline]
+        fn card_moves(&self) -> CardSet {
+            self.legal_moves()
+        }
+        #[inline]
+        fn card_move(card: Card) -> Card {
+            card
+        }
+        #[inline]
+        fn move_card(mv: Card) -> Option<Card> {
+            Some(mv)
+        }
+    };
+}
+pub(crate) use moves_are_cards;
 
 /// Packs up to 12 bits of game state into the unused top three bits of each 16-bit suit lane of
 /// a card set (ranks use the low 13), for [`Solvable::key`].

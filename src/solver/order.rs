@@ -16,10 +16,16 @@ use crate::cards::{Card, CardSet};
 /// How a game orders the cards of a suit and which neighbours are worth the same.
 pub trait StrengthOrder {
     /// `set` with each lane's bits rearranged into strength order (bit `16 s + i` is the
-    /// `i`-th weakest card of suit `s`).
-    fn ordered(set: CardSet) -> u64;
+    /// `i`-th weakest card of suit `s`). The default is the natural order (2 low, ace high).
+    #[inline]
+    fn ordered(set: CardSet) -> u64 {
+        set.0
+    }
     /// The card at ordered bit index `i`.
-    fn card_at(i: u32) -> Card;
+    #[inline]
+    fn card_at(i: u32) -> Card {
+        Card::from_index(i as u8).expect("a card")
+    }
     /// True when the cards at ordered indices `lo < hi` of one suit are worth the same under
     /// every scoring rule of the game.
     fn same_worth(lo: u32, hi: u32) -> bool;
@@ -110,14 +116,6 @@ pub struct HeartsOrder;
 
 impl StrengthOrder for HeartsOrder {
     #[inline]
-    fn ordered(set: CardSet) -> u64 {
-        set.0
-    }
-    #[inline]
-    fn card_at(i: u32) -> Card {
-        Card::from_index(i as u8).expect("a card")
-    }
-    #[inline]
     fn same_worth(lo: u32, hi: u32) -> bool {
         let queen = crate::games::hearts::QUEEN_OF_SPADES.index() as u32;
         lo != queen && hi != queen
@@ -129,14 +127,6 @@ impl StrengthOrder for HeartsOrder {
 pub struct Natural;
 
 impl StrengthOrder for Natural {
-    #[inline]
-    fn ordered(set: CardSet) -> u64 {
-        set.0
-    }
-    #[inline]
-    fn card_at(i: u32) -> Card {
-        Card::from_index(i as u8).expect("a card")
-    }
     #[inline]
     fn same_worth(_lo: u32, _hi: u32) -> bool {
         true

@@ -6,7 +6,7 @@ use crate::games::Sueca;
 use crate::games::portuguese as pt;
 
 use super::order::Portuguese;
-use super::{Solvable, SolveError, with_flags};
+use super::{Solvable, SolveError, moves_are_cards, with_flags};
 
 impl Solvable for Sueca {
     type Order = Portuguese;
@@ -20,29 +20,10 @@ impl Solvable for Sueca {
     fn cards_left(&self) -> usize {
         held(self).len()
     }
-    #[inline]
-    fn card_moves(&self) -> CardSet {
-        self.legal_moves()
-    }
-    #[inline]
-    fn card_move(card: Card) -> Card {
-        card
-    }
-    #[inline]
-    fn move_card(mv: Card) -> Option<Card> {
-        Some(mv)
-    }
-    #[inline]
-    fn hand_of(&self, seat: Seat) -> CardSet {
-        self.hand(seat)
-    }
+    moves_are_cards!();
     #[inline]
     fn in_play(&self) -> CardSet {
         held(self) | self.trick()
-    }
-    #[inline]
-    fn final_value(&self, root: Seat) -> i32 {
-        self.points(root & 1) as i32
     }
     #[inline]
     fn banked(&self, root: Seat) -> i32 {
@@ -85,11 +66,16 @@ impl Solvable for Sueca {
         pt::points(cards) as i32
     }
     fn margin(&self, value: i32) -> i32 {
-        2 * value - pt::TOTAL_POINTS as i32
+        pack_margin(value)
     }
     fn reward_of(&self, value: i32) -> Option<f64> {
         Some(pt::reward(value as u32))
     }
+}
+
+/// The point margin of a side that took `points` of the Portuguese pack's 120 (Sueca, Bisca).
+pub(super) fn pack_margin(points: i32) -> i32 {
+    2 * points - pt::TOTAL_POINTS as i32
 }
 
 /// Every card still in a hand.

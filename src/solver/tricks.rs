@@ -7,7 +7,7 @@ use crate::games::Tricks;
 use crate::games::tricks::HAND;
 
 use super::order::Natural;
-use super::{Solvable, SolveError, with_flags};
+use super::{Solvable, SolveError, moves_are_cards, with_flags};
 
 impl Solvable for Tricks {
     type Order = Natural;
@@ -21,29 +21,10 @@ impl Solvable for Tricks {
     fn cards_left(&self) -> usize {
         (self.hand(0) | self.hand(1)).len()
     }
-    #[inline]
-    fn card_moves(&self) -> CardSet {
-        self.legal_moves()
-    }
-    #[inline]
-    fn card_move(card: Card) -> Card {
-        card
-    }
-    #[inline]
-    fn move_card(mv: Card) -> Option<Card> {
-        Some(mv)
-    }
-    #[inline]
-    fn hand_of(&self, seat: Seat) -> CardSet {
-        self.hand(seat)
-    }
+    moves_are_cards!();
     #[inline]
     fn in_play(&self) -> CardSet {
         self.hand(0) | self.hand(1) | self.trick_cards()
-    }
-    #[inline]
-    fn final_value(&self, root: Seat) -> i32 {
-        self.tricks_won(root) as i32
     }
     #[inline]
     fn banked(&self, root: Seat) -> i32 {
