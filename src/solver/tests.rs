@@ -86,7 +86,7 @@ fn tricks_values_equal_plain_minimax() {
 }
 
 #[test]
-#[ignore = "minutes: plain minimax of 16-card positions (run with --release)"]
+#[ignore = "minutes: plain minimax of 15- and 16-card positions"]
 fn exhaustive_checks_up_to_16_cards() {
     agrees_with_minimax::<Sueca>(&config::<Sueca>("sueca"), 40, 15, 16, 21);
     agrees_with_minimax::<Hearts>(&config::<Hearts>("hearts"), 40, 15, 16, 23);
