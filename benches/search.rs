@@ -53,11 +53,13 @@ impl GameVisitor for Bench<'_> {
             let mut rng = rng_from_seed(7);
             group.bench_function(&spec, |b| {
                 b.iter(|| {
-                    agent.choose(
-                        View::new(&state, seat),
-                        Budget::iterations(ITERATIONS),
-                        &mut rng,
-                    )
+                    agent
+                        .choose(
+                            View::new(&state, seat),
+                            Budget::iterations(ITERATIONS),
+                            &mut rng,
+                        )
+                        .expect("a legal position")
                 })
             });
         }

@@ -68,15 +68,19 @@ impl GameVisitor for Check {
             let mut agent = agents::build::<G>(&spec.parse::<Spec>().unwrap()).unwrap();
             let mut count = |iterations: u64| {
                 let before = ALLOCATIONS.load(Relaxed);
-                let d = agent.choose(
-                    View::new(&state, seat),
-                    Budget::iterations(iterations),
-                    &mut rng_from_seed(1),
-                );
+                let d = agent
+                    .choose(
+                        View::new(&state, seat),
+                        Budget::iterations(iterations),
+                        &mut rng_from_seed(1),
+                    )
+                    .unwrap();
                 assert_eq!(d.iterations, iterations);
                 ALLOCATIONS.load(Relaxed) - before
             };
-            count(100); // warm-up: buffers reach their working size
+            // Warm-up: buffers reach their working size, and the arena the size the longer
+            // search needs (arenas are sized from the budget once, before the search).
+            count(20_000);
             let (short, long) = (count(100), count(20_000));
             if spec.contains("parallel") {
                 // The pool's own machinery allocates a little now and then, independently of

@@ -2,8 +2,8 @@
 
 use std::time::Instant;
 
-use super::{Agent, AgentInfo, Decision};
-use crate::game::{HiddenInfo, KnownState, MoveSet, Rng, View};
+use super::{Agent, AgentError, AgentInfo, Decision};
+use crate::game::{HiddenInfo, MoveSet, PerfectInformation, Rng, View};
 use crate::search::config::{PIMC_OPTIONS, SEARCH_OPTIONS};
 use crate::search::{Algorithm, Budget, SearchConfig, Searcher, ismcts, pimc, uct};
 use crate::solver::Solver;
@@ -104,51 +104,69 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
         self.searcher.config().algorithm == Algorithm::Uct
     }
 
+    fn release_memory(&mut self) {
+        self.searcher.release_memory();
+    }
+
     fn search_trees(&self) -> Option<&[crate::search::Tree<G::Move>]> {
         Some(self.searcher.trees())
     }
 
-    fn choose(&mut self, view: View<'_, G>, budget: Budget, rng: &mut Rng) -> Decision<G::Move> {
+    fn choose(
+        &mut self,
+        view: View<'_, G>,
+        budget: Budget,
+        rng: &mut Rng,
+    ) -> Result<Decision<G::Move>, AgentError> {
         let start = Instant::now();
+        if self.config().algorithm == Algorithm::Uct && view.true_state_cheating().is_none() {
+            return Err(AgentError::NeedsTrueState(Agent::<G>::spec(self)));
+        }
         let legal = view.legal_moves();
         if legal.len() == 1 {
             // A forced move: searching would spend the budget to learn nothing.
-            return Decision {
-                mv: legal.nth(0),
-                iterations: 0,
-                elapsed: start.elapsed(),
-                children: Vec::new(),
-            };
+            return Ok(Decision::without_search(legal.nth(0), start.elapsed()));
         }
         let config = self.searcher.config();
-        let budget = config.budget.unwrap_or(budget);
+        // The spec's own budget replaces the caller's limits; the caller's stop signal stays.
+        let budget = match &config.budget {
+            Some(own) => Budget {
+                stop: budget.stop,
+                ..own.clone()
+            },
+            None => budget,
+        };
         let (algorithm, endgame) = (config.algorithm, config.endgame);
-        // A true state always has a consistent deal; failing here is a bug in the game's sampler.
-        const BAD_SAMPLER: &str = "the game's deal sampler rejected the true state's own view";
         // ISMCTS and the hybrid share the decision's sampler (PIMC draws its own worlds).
         let needs_sampler = match algorithm {
             Algorithm::Ismcts => true,
             Algorithm::Pimc { .. } => self.endgame.is_some(),
             Algorithm::Uct => false,
         };
-        let sampled = needs_sampler.then(|| ismcts::worlds(&view).expect(BAD_SAMPLER));
+        let sampled = if needs_sampler {
+            Some(ismcts::worlds(&view)?)
+        } else {
+            None
+        };
         if let Some(solver) = &mut self.endgame {
-            let decision = match &sampled {
-                Some(s) => hybrid::decide(&endgame, solver, &s.0, &legal, &budget, rng),
+            let decision = match (&sampled, view.true_state_cheating()) {
+                (Some(s), _) => hybrid::decide(&endgame, solver, &s.0, &legal, &budget, rng),
                 // The cheating baseline solves the true state: perfect play.
-                None => {
-                    let known = KnownState(view.true_state_cheating().clone());
+                (None, Some(truth)) => {
+                    let known = PerfectInformation::new(truth.clone(), view.observer());
                     hybrid::decide(&endgame, solver, &known, &legal, &budget, rng)
                 }
+                (None, None) => None,
             };
             if let Some(mut d) = decision {
                 d.elapsed = start.elapsed();
-                return d;
+                return Ok(d);
             }
         }
         let result = match algorithm {
             Algorithm::Ismcts => {
                 let worlds = sampled.expect("built for ismcts");
+                let budget = charged(budget, start);
                 if endgame.leaf > 0 && G::exact().is_some() {
                     let worlds = LeafWorlds {
                         inner: worlds,
@@ -161,21 +179,39 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
                 }
             }
             Algorithm::Uct => {
-                let worlds = uct::worlds_cheating(&view);
-                self.searcher.run(&worlds, &budget, rng)
+                let worlds = uct::worlds_cheating(&view)
+                    .ok_or_else(|| AgentError::NeedsTrueState(Agent::<G>::spec(self)))?;
+                self.searcher.run(&worlds, &charged(budget, start), rng)
             }
-            Algorithm::Pimc { dets } => {
-                let worlds = pimc::worlds(&view, dets, rng).expect(BAD_SAMPLER);
-                self.searcher.run(&worlds, &budget, rng)
+            Algorithm::Pimc { dets, .. } => {
+                let worlds = pimc::worlds(&view, dets, rng)?;
+                self.searcher.run(&worlds, &charged(budget, start), rng)
             }
-        };
+        }
+        .map_err(|e| AgentError::Resources(format!("{}: {e}", self.name)))?;
+        let mut children = result.children;
+        if let Algorithm::Pimc { vote: true, .. } = algorithm {
+            // Most votes first; visits break ties (the sort is stable).
+            children.sort_by_key(|c| std::cmp::Reverse(c.votes));
+        }
         // No child at all only when the budget allowed no iteration: any legal move will do.
-        let mv = result.best().unwrap_or_else(|| legal.random(rng));
-        Decision {
+        let mv = children.first().map_or_else(|| legal.random(rng), |c| c.mv);
+        Ok(Decision {
             mv,
             iterations: result.iterations,
             elapsed: start.elapsed(),
-            children: result.children,
-        }
+            children,
+            nodes: result.nodes,
+            tree_full: result.tree_full,
+        })
+    }
+}
+
+/// `budget` less the time spent since `start` preparing the search (samplers, PIMC's worlds):
+/// a move's clock runs from the moment the agent is asked.
+fn charged(budget: Budget, start: Instant) -> Budget {
+    Budget {
+        time: budget.time.map(|t| t.saturating_sub(start.elapsed())),
+        ..budget
     }
 }

@@ -241,13 +241,17 @@ pub fn decide<G: Game, S: DealSampler<G>>(
             }
         }
     };
-    let enumerated = sampler.count().is_some_and(|c| c <= config.deals as u128)
+    let enumerated = sampler.count() <= config.deals as u128
         && sampler.for_each_state(&mut |state| solve(state));
     if !enumerated {
         for i in 0..config.deals {
-            // A time budget cuts the sample short (read every few deals; a deal takes
-            // microseconds to milliseconds).
-            if i > 0 && i % 4 == 0 && budget.time.is_some_and(|t| start.elapsed() >= t) {
+            // A time budget or a stop cuts the sample short (read every few deals; a deal
+            // takes microseconds to milliseconds).
+            if i > 0
+                && i % 4 == 0
+                && (budget.time.is_some_and(|t| start.elapsed() >= t)
+                    || budget.stop.as_ref().is_some_and(|s| s.is_raised()))
+            {
                 break;
             }
             solve(sampler.sample(rng));
@@ -280,6 +284,7 @@ pub fn decide<G: Game, S: DealSampler<G>>(
                 } else {
                     t.value / n
                 },
+                votes: t.votes.round() as u64,
             }
         })
         .collect::<Vec<_>>();
@@ -288,5 +293,7 @@ pub fn decide<G: Game, S: DealSampler<G>>(
         iterations: solved,
         elapsed: start.elapsed(),
         children,
+        nodes: 0,
+        tree_full: false,
     })
 }
