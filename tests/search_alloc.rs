@@ -54,7 +54,8 @@ impl GameVisitor for Check {
         let leaf_solve = (G::NAME == "tricks").then_some("ismcts:leaf_solve=8");
         for spec in leaf_solve.into_iter().chain([
             "ismcts",
-            "pimc:dets=5",
+            "ismcts:playout=heuristic,reward=mix:w=0.3",
+            "pimc:dets=5,playout=heuristic,reward=sd",
             "uct",
             "ismcts:parallel=root,threads=1",
             "ismcts:parallel=tree,threads=1",

@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand};
 
+pub mod curve;
 pub mod engine;
 pub mod list;
 pub mod match_cmd;
@@ -43,6 +44,8 @@ pub enum Command {
     Scale(scale::ScaleArgs),
     /// Print every legal move's exact value in a position with all cards known.
     Solve(solve::SolveArgs),
+    /// Measure strength against budget: an agent at a ladder of budgets, Elo per doubling.
+    Curve(curve::CurveArgs),
 }
 
 /// The signal raised by Ctrl-C (SIGINT) for the long commands (`match`, `scale`): the first
@@ -105,6 +108,7 @@ pub fn run() -> i32 {
         Some(Command::Profile(args)) => profile::run(&args),
         Some(Command::Scale(args)) => scale::run(&args),
         Some(Command::Solve(args)) => solve::run(&args),
+        Some(Command::Curve(args)) => curve::run(&args),
     };
     match result {
         Ok(()) => 0,

@@ -110,7 +110,7 @@ impl Solvable for Hearts {
     fn points_of(cards: CardSet) -> i32 {
         points_in(cards) as i32
     }
-    fn margin(&self, value: i32) -> i32 {
+    fn value_margin(&self, value: i32) -> i32 {
         -value
     }
     fn reward_of(&self, _value: i32) -> Option<f64> {

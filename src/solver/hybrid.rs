@@ -15,6 +15,7 @@ use std::time::Instant;
 
 use crate::agents::{ChildStat, Decision};
 use crate::game::{DealSampler, Game, MoveSet, Rng};
+use crate::limits;
 use crate::search::Budget;
 use crate::spec::{OptionDoc, Spec, SpecError};
 
@@ -134,12 +135,8 @@ impl EndgameConfig {
             _ => Pick::Mean,
         };
         let deals: u32 = spec.get("endgame_deals", EndgameConfig::DEFAULT_DEALS)?;
-        if deals == 0 {
-            return Err(SpecError(format!(
-                "{}: endgame_deals must be at least 1",
-                spec.name
-            )));
-        }
+        limits::positive_at_most("endgame_deals", deals, limits::MAX_ENDGAME_DEALS)
+            .map_err(|e| SpecError(format!("{}: {e}", spec.name)))?;
         let leaf: u32 = spec.get("leaf_solve", 0)?;
         Ok(EndgameConfig {
             cards,

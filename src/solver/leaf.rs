@@ -81,8 +81,14 @@ impl<G: Game> Game for LeafSolved<G> {
     fn team(&self, seat: Seat) -> usize {
         self.state.team(seat)
     }
+    fn margin(&self, seat: Seat) -> f64 {
+        self.state.margin(seat)
+    }
     fn match_units(&self, seat: Seat) -> Option<f64> {
         self.state.match_units(seat)
+    }
+    fn heuristic_move(&self, rng: &mut Rng) -> G::Move {
+        self.state.heuristic_move(rng)
     }
     fn parse_move(&self, text: &str) -> Result<G::Move, String> {
         self.state.parse_move(text)

@@ -29,7 +29,7 @@
 //! the start): Sueca the team's final card points, Bisca the seat's final card points, Tricks the
 //! seat's tricks, Hearts minus the seat's final penalty points, moon included, against the other
 //! three playing together to hurt it (the *paranoid* reduction that makes a four-player game a
-//! two-sided one). [`Solvable::margin`] turns a value into what people read: the point margin
+//! two-sided one). [`Solvable::value_margin`] turns a value into what people read: the point margin
 //! (own minus other side) for the two-sided games, the penalty points for Hearts.
 //!
 //! # The hook for generic code
@@ -142,11 +142,11 @@ pub trait Solvable: Game {
     fn points_of(cards: CardSet) -> i32;
     /// A value as people read it: the point margin for two-sided games, penalty points for
     /// Hearts.
-    fn margin(&self, value: i32) -> i32;
+    fn value_margin(&self, value: i32) -> i32;
     /// The game's reward (win 1, tie 0.5, loss 0) of a final value for `root`, where the value
     /// decides it (two-sided games); `None` for Hearts, where it depends on the others' scores.
     fn reward_of(&self, value: i32) -> Option<f64>;
-    /// What [`margin`](Self::margin) measures, for output: "margin", "penalty".
+    /// What [`value_margin`](Self::value_margin) measures, for output: "margin", "penalty".
     const MARGIN_NAME: &'static str;
     /// Cards left when the thesis's hybrid switched to minimax (`endgame=thesis`), if it
     /// played this game.
@@ -170,7 +170,7 @@ pub trait Endgame<G: Game>: Sync {
     /// Plays the game to its end along a line of optimal moves for `root`'s side and its
     /// opponents.
     fn play_out(&self, solver: &mut Solver, state: &mut G, root: Seat) -> Result<(), SolveError>;
-    /// See [`Solvable::margin`].
+    /// See [`Solvable::value_margin`].
     fn margin(&self, state: &G, value: i32) -> i32;
     /// See [`Solvable::reward_of`].
     fn reward_of(&self, state: &G, value: i32) -> Option<f64>;
@@ -213,7 +213,7 @@ impl<G: Solvable> Endgame<G> for Exact<G> {
         solver.play_out(state, root)
     }
     fn margin(&self, state: &G, value: i32) -> i32 {
-        state.margin(value)
+        state.value_margin(value)
     }
     fn reward_of(&self, state: &G, value: i32) -> Option<f64> {
         state.reward_of(value)

@@ -65,7 +65,7 @@ impl Solvable for Sueca {
     fn points_of(cards: CardSet) -> i32 {
         pt::points(cards) as i32
     }
-    fn margin(&self, value: i32) -> i32 {
+    fn value_margin(&self, value: i32) -> i32 {
         pack_margin(value)
     }
     fn reward_of(&self, value: i32) -> Option<f64> {

@@ -63,7 +63,7 @@ impl Solvable for Tricks {
     fn points_of(_cards: CardSet) -> i32 {
         0
     }
-    fn margin(&self, value: i32) -> i32 {
+    fn value_margin(&self, value: i32) -> i32 {
         2 * value - HAND as i32
     }
     fn reward_of(&self, value: i32) -> Option<f64> {
