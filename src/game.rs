@@ -413,6 +413,11 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn next_move_seen_by(&self, _seat: Seat) -> bool {
         true
     }
+    /// The exact solver of this game's perfect-information positions
+    /// ([`crate::solver`]), if it has one; `None` (the default) for games without.
+    fn exact() -> Option<&'static dyn crate::solver::Endgame<Self>> {
+        None
+    }
 }
 
 /// Why no consistent deal could be sampled.
@@ -438,6 +443,12 @@ pub trait DealSampler<G>: Clone + Send + Sync {
     /// How many full states are consistent (saturating at `u128::MAX`): 1 when the information
     /// set determines the state, as in every game once all cards are played.
     fn count(&self) -> u128;
+    /// Calls `f` with every state [`sample`](Self::sample) can draw, once each, in a fixed
+    /// order, and returns true; returns false without calling `f` if the sampler cannot list
+    /// them (the default). Meant for small counts: the hybrid endgame solves every deal.
+    fn for_each_state(&self, _f: &mut dyn FnMut(G)) -> bool {
+        false
+    }
 }
 
 /// One seat's information set: everything that seat knows about the game in progress, built
@@ -562,7 +573,7 @@ impl<G> PerfectInformation<G> {
     }
 }
 
-impl<G: Game + PartialEq> DealSampler<G> for PerfectInformation<G> {
+impl<G: Game> DealSampler<G> for PerfectInformation<G> {
     #[inline]
     fn sample(&self, _rng: &mut Rng) -> G {
         self.state.clone()
@@ -570,6 +581,11 @@ impl<G: Game + PartialEq> DealSampler<G> for PerfectInformation<G> {
 
     fn count(&self) -> u128 {
         1
+    }
+
+    fn for_each_state(&self, f: &mut dyn FnMut(G)) -> bool {
+        f(self.state.clone());
+        true
     }
 }
 

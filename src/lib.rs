@@ -8,6 +8,7 @@
 //! - [`deal`]: exactly uniform constrained deal sampling (determinization).
 //! - [`games`]: the games and the registry that builds them from specs.
 //! - [`search`]: the arena tree and the search algorithms.
+//! - [`solver`]: the exact endgame solver, the hybrid endgame agent and the leaf evaluator.
 //! - [`agents`]: agents built from specs (`ismcts:c=0.7`).
 //! - [`harness`]: fair matches, statistics and logs.
 #![deny(missing_docs)]
@@ -23,6 +24,7 @@ pub mod harness;
 pub mod limits;
 pub mod protocol;
 pub mod search;
+pub mod solver;
 pub mod spec;
 
 pub use agents::{Agent, Decision};

@@ -442,3 +442,76 @@ fn a_person_plays_a_game_through_stdin_and_it_replays() {
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("abandoned"));
 }
+
+#[test]
+fn solve_prints_every_moves_exact_value() {
+    // Tricks after "QS AS KD AD": seat 0 holds JS KH, seat 1 JH QH, one trick each. Whatever
+    // seat 0 leads it takes both tricks (seat 1 has no spade, and its hearts are below the
+    // king): 3 tricks to 1, a margin of +2 for either move.
+    let deal = "JS QS KH AD | AS JH QH KD | KS AH JD QD";
+    let out = cardsearch(&[
+        "solve",
+        "--game",
+        "tricks",
+        "--deal",
+        deal,
+        "--moves",
+        "QS AS KD AD",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("seat 0 to move, 4 cards left"), "{stdout}");
+    for card in ["JS", "KH"] {
+        let line = stdout
+            .lines()
+            .find(|l| l.starts_with("  ") && l.contains(card))
+            .unwrap();
+        assert!(line.contains("+2") && line.contains("win"), "{stdout}");
+    }
+    // A random Sueca endgame: every legal move gets a line, the best marked.
+    let out = cardsearch(&["solve", "--game", "sueca", "--seed", "4", "--cards", "16"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("exact margin"), "{stdout}");
+    assert!(
+        stdout.lines().any(|l| l.trim_start().starts_with('*')),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn solve_rejects_bad_input_in_one_line() {
+    let deal = "JS QS KH AD | AS JH QH KD | KS AH JD QD";
+    assert_clean_error(&["solve", "--game", "chess"], "chess");
+    assert_clean_error(&["solve", "--game", "coinguess"], "no exact solver");
+    assert_clean_error(&["solve", "--game", "tricks", "--deal", "JS QS"], "deal");
+    assert_clean_error(
+        &["solve", "--game", "tricks", "--deal", deal, "--moves", "AS"],
+        "not legal",
+    );
+    assert_clean_error(
+        &["solve", "--game", "tricks", "--deal", deal, "--moves", "QX"],
+        "QX",
+    );
+    assert_clean_error(
+        &[
+            "solve",
+            "--game",
+            "tricks",
+            "--deal",
+            deal,
+            "--moves",
+            "QS AS KD AD JS JH KH QH",
+        ],
+        "over",
+    );
+    assert_clean_error(&["solve", "--game", "hearts:pass=left"], "passing");
+    assert_clean_error(
+        &["solve", "--game", "sueca", "--node-limit", "1000"],
+        "gave up",
+    );
+}

@@ -12,6 +12,7 @@ pub mod profile;
 pub mod replay;
 pub mod scale;
 pub mod shard;
+pub mod solve;
 pub mod tournament;
 
 /// cardsearch: fast, parallel Monte Carlo tree search for hidden-information card games.
@@ -46,6 +47,8 @@ pub enum Command {
     Scale(scale::ScaleArgs),
     /// Play every pairing of a list of agents and rate them jointly (Elo with intervals).
     Tournament(tournament::TournamentArgs),
+    /// Print every legal move's exact value in a position with all cards known.
+    Solve(solve::SolveArgs),
     /// Measure strength against budget: an agent at a ladder of budgets, Elo per doubling.
     Curve(curve::CurveArgs),
     /// Sit at the table yourself: play one seat against engine agents in the terminal.
@@ -112,6 +115,7 @@ pub fn run() -> i32 {
         Some(Command::Profile(args)) => profile::run(&args),
         Some(Command::Scale(args)) => scale::run(&args),
         Some(Command::Tournament(args)) => tournament::run(&args),
+        Some(Command::Solve(args)) => solve::run(&args),
         Some(Command::Curve(args)) => curve::run(&args),
         Some(Command::Play(args)) => play::run(&args),
     };

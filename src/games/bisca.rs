@@ -424,6 +424,10 @@ impl Bisca {
 }
 
 impl Game for Bisca {
+    fn exact() -> Option<&'static dyn crate::solver::Endgame<Bisca>> {
+        Some(&crate::solver::Exact::<Bisca>::NEW)
+    }
+
     type Move = BiscaMove;
     type Moves = BiscaMoves;
 
@@ -688,6 +692,20 @@ impl Bisca {
 /// (the face-up card drawn last, a card taken in an exchange), and, once the stock is empty, the
 /// voids shown by failing to follow. The other hand's remaining cards and the stock's order are
 /// unseen; the order in which cards were drawn in the past is not kept at all.
+/// Calls `f` with every order of `cards[..k]` (Heap's algorithm), `cards` itself first.
+fn for_each_permutation(cards: &mut [Card], k: usize, f: &mut dyn FnMut(&[Card])) {
+    if k <= 1 {
+        f(cards);
+        return;
+    }
+    for i in 0..k - 1 {
+        for_each_permutation(cards, k - 1, f);
+        let j = if k.is_multiple_of(2) { i } else { 0 };
+        cards.swap(j, k - 1);
+    }
+    for_each_permutation(cards, k - 1, f);
+}
+
 impl HiddenCards for Bisca {
     fn public_part(&self, observer: Seat) -> Bisca {
         let mut public = *self;
@@ -740,6 +758,29 @@ impl HiddenCards for Bisca {
 
     fn completions(&self, _observer: Seat) -> u128 {
         (1..self.stock_len().saturating_sub(1) as u128).fold(1u128, |f, k| f.saturating_mul(k + 1))
+    }
+
+    /// Every order of the hidden stock (all but its face-up bottom card).
+    fn for_each_completion(
+        &self,
+        observer: Seat,
+        parts: &[CardSet; MAX_HOLDERS],
+        f: &mut dyn FnMut(Bisca),
+    ) -> bool {
+        let mut state = *self;
+        state.hands[observer ^ 1] = parts[0];
+        let start = (state.next as usize).min(STOCK - 1);
+        let mut cards = state.stock;
+        let hidden = &mut cards[start..STOCK - 1];
+        for (slot, card) in hidden.iter_mut().zip(parts[1]) {
+            *slot = card;
+        }
+        let k = hidden.len();
+        for_each_permutation(hidden, k, &mut |order| {
+            state.stock[start..STOCK - 1].copy_from_slice(order);
+            f(state);
+        });
+        true
     }
 
     fn public_seat_to_move(&self, _observer: Seat) -> Option<Seat> {

@@ -420,6 +420,10 @@ impl Hearts {
 }
 
 impl Game for Hearts {
+    fn exact() -> Option<&'static dyn crate::solver::Endgame<Hearts>> {
+        Some(&crate::solver::Exact::<Hearts>::NEW)
+    }
+
     type Move = Card;
     type Moves = CardSet;
 

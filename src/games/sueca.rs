@@ -103,6 +103,11 @@ impl Default for SuecaConfig {
 }
 
 impl Sueca {
+    /// The card winning the trick in progress and its seat; `None` before the trick is led.
+    pub fn trick_best(&self) -> Option<(Card, Seat)> {
+        (!self.trick.is_empty()).then_some((self.best, self.best_seat as Seat))
+    }
+
     /// A game from explicit hands, dealer and turned-up card; errors name what is wrong.
     pub fn from_hands(
         hands: [CardSet; SEATS],
@@ -204,6 +209,10 @@ impl Sueca {
 }
 
 impl Game for Sueca {
+    fn exact() -> Option<&'static dyn crate::solver::Endgame<Sueca>> {
+        Some(&crate::solver::Exact::<Sueca>::NEW)
+    }
+
     type Move = Card;
     type Moves = CardSet;
 

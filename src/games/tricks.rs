@@ -67,6 +67,11 @@ pub struct Tricks {
 }
 
 impl Tricks {
+    /// The card led to the trick in progress, if one has been.
+    pub fn lead(&self) -> Option<Card> {
+        self.lead
+    }
+
     /// A game from explicit hands and stock; errors unless they split the pack 4/4/4.
     pub fn from_hands(hands: [CardSet; 2], stock: CardSet) -> Result<Tricks, DealError> {
         let all = hands[0] | hands[1] | stock;
@@ -98,6 +103,10 @@ impl Tricks {
 }
 
 impl Game for Tricks {
+    fn exact() -> Option<&'static dyn crate::solver::Endgame<Tricks>> {
+        Some(&crate::solver::Exact::<Tricks>::NEW)
+    }
+
     type Move = Card;
     type Moves = CardSet;
 

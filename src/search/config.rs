@@ -4,6 +4,9 @@ use std::fmt;
 use std::time::Duration;
 
 use crate::limits;
+use crate::solver::hybrid::{
+    EndgameConfig, OPT_ENDGAME, OPT_ENDGAME_DEALS, OPT_ENDGAME_PICK, OPT_LEAF_SOLVE,
+};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 use super::budget::Budget;
@@ -94,6 +97,8 @@ pub struct SearchConfig {
     pub max_nodes: Option<u32>,
     /// A budget that overrides the match's, when the spec sets `iterations` or `time_ms`.
     pub budget: Option<Budget>,
+    /// The exact endgame and the solver leaf evaluator (`endgame`, `leaf_solve`, ...).
+    pub endgame: EndgameConfig,
     /// The playout policy and reward function.
     pub rollout: Rollout,
 }
@@ -199,6 +204,10 @@ pub const SEARCH_OPTIONS: &[OptionDoc] = &[
     OPT_PARALLEL,
     OPT_THREADS,
     OPT_VIRTUAL_LOSS,
+    OPT_ENDGAME,
+    OPT_ENDGAME_PICK,
+    OPT_ENDGAME_DEALS,
+    OPT_LEAF_SOLVE,
 ];
 
 /// Options of the `pimc` agent: `dets` and the common ones.
@@ -216,6 +225,9 @@ pub const PIMC_OPTIONS: &[OptionDoc] = &[
     OPT_PARALLEL,
     OPT_THREADS,
     OPT_VIRTUAL_LOSS,
+    OPT_ENDGAME,
+    OPT_ENDGAME_PICK,
+    OPT_ENDGAME_DEALS,
 ];
 
 /// An agent spec's own budget (`iterations=` and/or `time_ms=`, each within its limit), which
@@ -281,6 +293,7 @@ impl SearchConfig {
             virtual_loss: DEFAULT_VIRTUAL_LOSS,
             max_nodes: None,
             budget: None,
+            endgame: EndgameConfig::default(),
             rollout: Rollout::default(),
         }
     }
@@ -359,6 +372,14 @@ impl SearchConfig {
             }
         };
         let budget = budget_from_spec(spec)?;
+        let endgame = EndgameConfig::from_spec(spec)?;
+        if endgame.leaf > 0 && algorithm != Algorithm::Ismcts {
+            return Err(err("leaf_solve applies to ismcts only".into()));
+        }
+        if endgame.leaf > 0 && rollout.playout != Playout::Random {
+            // The solver replaces the random playout only (`solver::leaf`).
+            return Err(err("leaf_solve applies to playout=random only".into()));
+        }
         Ok(SearchConfig {
             algorithm,
             c,
@@ -367,6 +388,7 @@ impl SearchConfig {
             virtual_loss,
             max_nodes,
             budget,
+            endgame,
             rollout,
         })
     }
@@ -394,6 +416,7 @@ impl SearchConfig {
         if self.parallel.is_tree() {
             parts.push(format!("virtual_loss={}", self.virtual_loss));
         }
+        parts.extend(self.endgame.options_text());
         parts.join(",")
     }
 }
@@ -427,6 +450,8 @@ mod tests {
             "ismcts:preset=strong,playout=heuristic,epsilon=0.25",
             "pimc:reward=mix:w=0.5,vote=true",
             "uct:reward=wl",
+            "ismcts:endgame=13,endgame_pick=vote,endgame_deals=50,leaf_solve=8",
+            "pimc:endgame=thesis",
         ] {
             let cfg = parse(text).unwrap();
             let name = text.split(':').next().unwrap();
@@ -473,6 +498,14 @@ mod tests {
             ("ismcts:iterations=lots", "iterations=lots"),
             ("ismcts:time_ms=0", "time_ms=0 must be from 1"),
             ("ismcts:dets=3", "unknown option dets"),
+            ("ismcts:endgame=soon", "endgame=soon"),
+            ("ismcts:endgame_pick=best", "endgame_pick=best"),
+            ("ismcts:endgame_deals=0", "endgame_deals=0 must be from 1"),
+            ("pimc:leaf_solve=8", "leaf_solve applies to ismcts only"),
+            (
+                "ismcts:leaf_solve=8,playout=heuristic",
+                "leaf_solve applies to playout=random only",
+            ),
             ("ismcts:reward=points", "reward=points"),
             ("ismcts:preset=best", "preset=best"),
             ("ismcts:reward=mix:w=1.5", "from 0 to 1"),
