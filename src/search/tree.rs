@@ -951,10 +951,13 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
         slots: &mut Slots,
     ) -> Option<NodeId> {
         let p = self.node(parent);
-        // In shared trees a node's children are made one at a time, under its lock.
+        // In shared trees a node's children are made one at a time, under its lock. A thread
+        // that finds it held waits (making a child takes nanoseconds) rather than giving up:
+        // giving up ended its walk above the child, so the iteration never reached the root's
+        // statistics and a root's visits fell short of the iterations done.
         let take_lock = A::ATOMIC_LINKS && !A::LOCKED;
-        if take_lock && !p.links.lock.try_lock() {
-            return None;
+        if take_lock {
+            p.links.lock.lock();
         }
         let child = self.make_child(p, parent, mv, bit, seat, entry, possible, slots);
         if take_lock {
