@@ -1269,17 +1269,28 @@ mod tests {
     }
 
     #[test]
-    fn a_parent_another_thread_is_expanding_is_left_alone() {
+    fn a_thread_waits_for_a_parent_another_thread_is_expanding() {
         let mut tree = Tree::<u8>::new(64).unwrap();
         tree.reset_shared(1);
         let t = tree.shared();
         let root = NodeId(0);
+        let released = std::sync::atomic::AtomicBool::new(false);
         t.node(root).links.lock.lock();
-        let made = child(t, root, 1, 0b10, Entry::Early(1), &mut Slots::default());
-        assert_eq!(made, None);
-        // SAFETY: locked just above.
-        unsafe { t.node(root).links.lock.unlock() };
-        assert_eq!(tree.node(root).tried(), 0);
+        std::thread::scope(|scope| {
+            let waiter = scope.spawn(|| {
+                let made = child(t, root, 1, 0b10, Entry::Early(1), &mut Slots::default());
+                // It can only have finished once the lock was given back.
+                assert!(released.load(std::sync::atomic::Ordering::Acquire));
+                made
+            });
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            released.store(true, std::sync::atomic::Ordering::Release);
+            // SAFETY: locked above, by this thread.
+            unsafe { t.node(root).links.lock.unlock() };
+            let made = waiter.join().unwrap();
+            assert!(made.is_some(), "the waiting thread made its child");
+        });
+        assert_eq!(tree.node(root).tried(), 0b10);
     }
 
     #[test]
