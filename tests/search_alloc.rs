@@ -75,7 +75,7 @@ impl GameVisitor for Check {
         ]) {
             let spec_name = spec.split(':').next().unwrap();
             // Tree searches refuse games whose moves have no 64-bit mask (ASMACAG): see
-            // `tree_searches_refuse_games_wider_than_64_moves` in tests/search.rs.
+            // `tree_searches_refuse_games_wider_than_64_moves` in tests/it/search.rs.
             if !<G::Moves as MoveSet<G::Move>>::BIT_INDEXED
                 && ["ismcts", "pimc", "uct"].contains(&spec_name)
             {

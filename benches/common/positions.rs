@@ -3,7 +3,7 @@
 //! choice after 0, 3 and 6 completed tricks and with two tricks left. One line per position:
 //! `{"label": "game/dealN/tK", "game", "deal", "moves"}`.
 //!
-//! Shared by `benches/search.rs`, `examples/search_speed.rs` and `tests/bench_positions.rs`
+//! Shared by `benches/search.rs`, `examples/search_speed.rs` and `tests/it/bench_positions.rs`
 //! (each includes this file as a module). It uses only the crate's public game interface, which
 //! older revisions have too, so `scripts/ab_criterion.sh` can build the search bench against a
 //! revision from before it existed.

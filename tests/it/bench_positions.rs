@@ -1,7 +1,7 @@
 //! The search bench positions (`benches/positions.jsonl`) are real decisions of their games at
 //! the stage their labels say.
 
-#[path = "../benches/common/positions.rs"]
+#[path = "../../benches/common/positions.rs"]
 mod positions;
 
 use cardsearch::games::{self, GameDef, GameVisitor};

@@ -346,7 +346,7 @@ impl games::GameVisitor for EveryMode {
 
     fn visit<G: GameDef>(self, config: G::Config) {
         // Tree searches refuse games whose moves have no 64-bit mask (ASMACAG): see
-        // `tree_searches_refuse_games_wider_than_64_moves` in tests/search.rs.
+        // `tree_searches_refuse_games_wider_than_64_moves` in tests/it/search.rs.
         if !<G::Moves as MoveSet<G::Move>>::BIT_INDEXED {
             return;
         }
