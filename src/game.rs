@@ -407,9 +407,12 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn tricks_completed(&self) -> Option<u32> {
         None
     }
-    /// Whether `seat` will see which move the seat to move makes next. Most moves are seen by
-    /// everyone; a seat that cannot see one (another seat's Hearts pass) learns only that a move
-    /// was made, so information-set search does not branch on it for that seat.
+    /// What `seat` observes of the move the seat to move makes next: the move itself (true), or
+    /// only that a move was made (false). Most moves are seen by everyone; a seat that cannot
+    /// see one (another seat's Hearts pass, the hidden hand of `secret`) gets that one token, so
+    /// information-set search does not branch on it for that seat: SO-ISMCTS draws such a move
+    /// at random when the searcher cannot see it, and MO-ISMCTS leaves that seat's tree where it
+    /// is while the mover's tree chooses. The mover always sees its own move.
     fn next_move_seen_by(&self, _seat: Seat) -> bool {
         true
     }

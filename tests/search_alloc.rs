@@ -65,6 +65,9 @@ impl GameVisitor for Check {
             "ismcts:parallel=tree,threads=2",
             "ismcts:parallel=tree-locked,threads=2",
             "ismcts:parallel=leaf,threads=2",
+            "mo-ismcts",
+            "mo-ismcts:parallel=root,threads=2",
+            "mo-ismcts:parallel=tree,threads=2",
             // The turn planners (each decision plans the turn afresh: the state never moves).
             "turn-mcts",
             "oe",
@@ -77,7 +80,7 @@ impl GameVisitor for Check {
             // Tree searches refuse games whose moves have no 64-bit mask (ASMACAG): see
             // `tree_searches_refuse_games_wider_than_64_moves` in tests/it/search.rs.
             if !<G::Moves as MoveSet<G::Move>>::BIT_INDEXED
-                && ["ismcts", "pimc", "uct"].contains(&spec_name)
+                && ["ismcts", "mo-ismcts", "pimc", "uct"].contains(&spec_name)
             {
                 continue;
             }

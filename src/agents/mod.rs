@@ -109,6 +109,7 @@ pub fn all() -> Vec<AgentInfo> {
     vec![
         random::INFO,
         search::ISMCTS_INFO,
+        search::MO_ISMCTS_INFO,
         search::PIMC_INFO,
         search::UCT_INFO,
         osla::INFO,
@@ -123,6 +124,7 @@ pub fn build<G: HiddenInfo>(spec: &Spec) -> Result<Box<dyn Agent<G>>, SpecError>
     let agent: Box<dyn Agent<G>> = match spec.name.as_str() {
         "random" => Box::new(RandomAgent),
         "ismcts" => Box::new(SearchAgent::<G>::from_spec(spec, Algorithm::Ismcts)?),
+        "mo-ismcts" => Box::new(SearchAgent::<G>::from_spec(spec, Algorithm::MoIsmcts)?),
         "pimc" => Box::new(SearchAgent::<G>::from_spec(
             spec,
             Algorithm::Pimc {

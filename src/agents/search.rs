@@ -1,10 +1,10 @@
-//! The search agents: `ismcts`, `pimc` and the cheating baseline `uct`.
+//! The search agents: `ismcts`, `mo-ismcts`, `pimc` and the cheating baseline `uct`.
 
 use std::time::Instant;
 
 use super::{Agent, AgentError, AgentInfo, Decision};
 use crate::game::{HiddenInfo, MoveSet, PerfectInformation, Rng, View};
-use crate::search::config::{PIMC_OPTIONS, SEARCH_OPTIONS};
+use crate::search::config::{MO_ISMCTS_OPTIONS, PIMC_OPTIONS, SEARCH_OPTIONS};
 use crate::search::{Algorithm, Budget, SearchConfig, Searcher, ismcts, pimc, uct};
 use crate::solver::Solver;
 use crate::solver::hybrid::{self, Cards};
@@ -16,6 +16,14 @@ pub const ISMCTS_INFO: AgentInfo = AgentInfo {
     name: "ismcts",
     about: "single-observer information-set MCTS: one tree, a fresh determinization per iteration",
     options: SEARCH_OPTIONS,
+};
+
+/// Documentation of `mo-ismcts`.
+pub const MO_ISMCTS_INFO: AgentInfo = AgentInfo {
+    name: "mo-ismcts",
+    about: "multiple-observer information-set MCTS: a tree per seat, each move as that seat \
+            sees it (parallel: sequential, root or tree)",
+    options: MO_ISMCTS_OPTIONS,
 };
 
 /// Documentation of `pimc`.
@@ -53,6 +61,7 @@ impl<G: HiddenInfo> SearchAgent<G> {
     pub fn new(config: SearchConfig) -> Result<SearchAgent<G>, SpecError> {
         let name = match config.algorithm {
             Algorithm::Ismcts => ISMCTS_INFO.name,
+            Algorithm::MoIsmcts => MO_ISMCTS_INFO.name,
             Algorithm::Uct => UCT_INFO.name,
             Algorithm::Pimc { .. } => PIMC_INFO.name,
         };
@@ -139,7 +148,7 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
         let (algorithm, endgame) = (config.algorithm, config.endgame);
         // ISMCTS and the hybrid share the decision's sampler (PIMC draws its own worlds).
         let needs_sampler = match algorithm {
-            Algorithm::Ismcts => true,
+            Algorithm::Ismcts | Algorithm::MoIsmcts => true,
             Algorithm::Pimc { .. } => self.endgame.is_some(),
             Algorithm::Uct => false,
         };
@@ -164,7 +173,8 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
             }
         }
         let result = match algorithm {
-            Algorithm::Ismcts => {
+            Algorithm::Ismcts | Algorithm::MoIsmcts => {
+                // MO-ISMCTS draws its worlds as SO-ISMCTS does; the searcher keeps its trees.
                 let worlds = sampled.expect("built for ismcts");
                 let budget = budget.charged_from(start);
                 if endgame.leaf > 0 && G::exact().is_some() {

@@ -19,6 +19,8 @@ use super::tree::Tree;
 pub enum Algorithm {
     /// Single-observer information-set MCTS.
     Ismcts,
+    /// Multiple-observer information-set MCTS: a tree per seat, descended together.
+    MoIsmcts,
     /// UCT on the true state: a cheating baseline in hidden-information games.
     Uct,
     /// Determinized UCT (perfect-information Monte Carlo) over `dets` fixed worlds.
@@ -210,6 +212,29 @@ pub const SEARCH_OPTIONS: &[OptionDoc] = &[
     OPT_LEAF_SOLVE,
 ];
 
+/// Options of the `mo-ismcts` agent: those of `ismcts` but `leaf_solve`, and fewer parallel
+/// modes.
+pub const MO_ISMCTS_OPTIONS: &[OptionDoc] = &[
+    OPT_PRESET,
+    OPT_C,
+    OPT_PLAYOUT,
+    OPT_EPSILON,
+    OPT_REWARD,
+    OPT_ITERATIONS,
+    OPT_TIME,
+    OPT_MAX_NODES,
+    OptionDoc {
+        key: "parallel",
+        default: "sequential",
+        help: "sequential | root | tree (a tree per seat in each)",
+    },
+    OPT_THREADS,
+    OPT_VIRTUAL_LOSS,
+    OPT_ENDGAME,
+    OPT_ENDGAME_PICK,
+    OPT_ENDGAME_DEALS,
+];
+
 /// Options of the `pimc` agent: `dets` and the common ones.
 pub const PIMC_OPTIONS: &[OptionDoc] = &[
     OPT_DETS,
@@ -373,6 +398,16 @@ impl SearchConfig {
         };
         let budget = budget_from_spec(spec)?;
         let endgame = EndgameConfig::from_spec(spec)?;
+        if algorithm == Algorithm::MoIsmcts
+            && matches!(parallel, Parallel::TreeLocked | Parallel::Leaf)
+        {
+            // Locked walks record the one node lock a thread holds (to free it on a panic) and
+            // a walk over a tree per seat would hold one per tree; the leaf master's walk and
+            // weighted backups are written for one tree.
+            return Err(err(format!(
+                "parallel={parallel} is not supported (sequential, root or tree are)"
+            )));
+        }
         if endgame.leaf > 0 && algorithm != Algorithm::Ismcts {
             return Err(err("leaf_solve applies to ismcts only".into()));
         }

@@ -1,4 +1,4 @@
-//! Search algorithms over an arena tree: SO-ISMCTS, UCT and determinized UCT (PIMC), each
+//! Search algorithms over an arena tree: SO-ISMCTS, MO-ISMCTS, UCT and determinized UCT (PIMC), each
 //! sequential or parallel (root, lock-free tree, locked tree, leaf), chosen at run time.
 //!
 //! One core serves all of them. A [`Worlds`] source says where each iteration's state comes
@@ -12,6 +12,7 @@ pub mod config;
 mod crew;
 pub mod ismcts;
 mod leaf;
+mod mo_ismcts;
 mod parallel;
 pub mod pimc;
 pub mod reward;

@@ -1,10 +1,10 @@
 //! The [`Searcher`]: arenas, threads and the parallel mode, reused from one decision to the next.
 
-use crate::game::{Game, Rng};
+use crate::game::{Game, MAX_SEATS, Rng};
 
 use super::arena_size;
 use super::budget::{Budget, BudgetClock};
-use super::config::{Parallel, SearchConfig};
+use super::config::{Algorithm, Parallel, SearchConfig};
 use super::crew::Crew;
 use super::tree::{Locked, Shared, Tree, TreeError};
 use super::walk::Ucb;
@@ -77,6 +77,8 @@ pub enum SearchError {
 /// started once (see `parallel::Crew`).
 pub struct Searcher<M> {
     config: SearchConfig,
+    /// Groups of [`Searcher::group`] trees: one group per independent search (a root-parallel
+    /// thread), one tree per seat in a group for MO-ISMCTS, the searching seat's first.
     trees: Vec<Tree<M>>,
     crew: Option<Crew>,
 }
@@ -91,14 +93,16 @@ impl<M> std::fmt::Debug for Searcher<M> {
 }
 
 impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
-    /// Reserves small arenas (one per thread in root mode, else one; each search grows them to
-    /// what its budget can use, see [`super::arena_size`]) and starts the threads.
+    /// Reserves small arenas (a group per thread in root mode, else one group; a tree per seat
+    /// in a group for MO-ISMCTS, else one; each search grows them to what its budget can use,
+    /// see [`super::arena_size`]) and starts the threads.
     pub fn new(config: SearchConfig) -> Result<Searcher<M>, SearchError> {
-        let n_trees = if config.parallel == Parallel::Root {
+        let groups = if config.parallel == Parallel::Root {
             config.threads
         } else {
             1
         };
+        let n_trees = groups * Self::group_of(&config);
         let trees = (0..n_trees)
             .map(|_| Tree::new(INITIAL_CAPACITY))
             .collect::<Result<Vec<_>, _>>()?;
@@ -116,6 +120,20 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
             trees,
             crew,
         })
+    }
+
+    /// Trees per group: one per seat ([`MAX_SEATS`], whatever the game) for MO-ISMCTS, else 1.
+    fn group_of(config: &SearchConfig) -> usize {
+        if config.algorithm == Algorithm::MoIsmcts {
+            MAX_SEATS
+        } else {
+            1
+        }
+    }
+
+    /// Trees per group.
+    fn group(&self) -> usize {
+        Self::group_of(&self.config)
     }
 
     /// The most slots one tree of this searcher may hold: the spec's `max_nodes` (or half the
@@ -136,10 +154,12 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
             root: Tree::<M>::MAX_SLOTS_PER_ROOT,
             thread: Tree::<M>::MAX_SLOTS_PER_THREAD,
         };
+        // The trees of a group share the iterations of one search, each making a node per
+        // iteration at most: each is sized as one search's tree.
         let need = arena_size::slots_per_tree(
             budget,
             self.config.threads,
-            self.trees.len(),
+            self.trees.len() / self.group(),
             roots,
             costs,
             cap,
@@ -172,7 +192,9 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
     }
 
     /// The trees of the last search, read-only (for `cardsearch replay --dump-tree`): they keep
-    /// its statistics until the next search resets them.
+    /// its statistics until the next search resets them. MO-ISMCTS keeps a tree per seat, the
+    /// searching seat's first, then the next seats in play order (four per group whatever the
+    /// game: a game with fewer seats leaves the rest empty).
     pub fn trees(&self) -> &[Tree<M>] {
         &self.trees
     }
@@ -216,27 +238,35 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
             virtual_loss: self.config.virtual_loss,
         };
         let rollout = self.config.rollout;
-        let per_tree = match (self.config.parallel, &self.crew) {
+        let group = self.group();
+        let per_group = match (self.config.parallel, &self.crew) {
             (Parallel::Sequential, _) | (_, None) => {
                 let clock = BudgetClock::start(budget);
-                let tree = &mut self.trees[0];
+                let trees = &mut self.trees[..group];
                 vec![parallel::sequential(
-                    tree, worlds, &clock, ucb, rollout, rng,
+                    trees, worlds, &clock, ucb, rollout, rng,
                 )]
             }
-            (Parallel::Root, Some(crew)) => {
-                parallel::root(crew, &mut self.trees, worlds, budget, ucb, rollout, rng)
-            }
+            (Parallel::Root, Some(crew)) => parallel::root(
+                crew,
+                &mut self.trees,
+                group,
+                worlds,
+                budget,
+                ucb,
+                rollout,
+                rng,
+            ),
             (Parallel::Tree, Some(crew)) => {
-                let tree = &self.trees[0];
+                let trees = &self.trees[..group];
                 vec![parallel::tree::<G, W, Shared>(
-                    crew, tree, worlds, budget, ucb, rollout, rng,
+                    crew, trees, worlds, budget, ucb, rollout, rng,
                 )]
             }
             (Parallel::TreeLocked, Some(crew)) => {
-                let tree = &self.trees[0];
+                let trees = &self.trees[..group];
                 vec![parallel::tree::<G, W, Locked>(
-                    crew, tree, worlds, budget, ucb, rollout, rng,
+                    crew, trees, worlds, budget, ucb, rollout, rng,
                 )]
             }
             (Parallel::Leaf, Some(crew)) => {
@@ -247,13 +277,17 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
         if W::AVAILABILITY {
             // ISMCTS does not count root visits while searching (nothing reads them, and every
             // thread would write them); every iteration passed through the one root.
-            for (tree, &done) in self.trees.iter_mut().zip(&per_tree) {
-                tree.set_root_visits(done);
+            for (trees, &done) in self.trees.chunks_mut(group).zip(&per_group) {
+                for tree in trees {
+                    tree.set_root_visits(done);
+                }
             }
         }
+        // The decision is the searching seat's: the first tree of each group.
+        let own: Vec<&Tree<M>> = self.trees.iter().step_by(group).collect();
         Ok(SearchResult {
-            iterations: per_tree.iter().sum(),
-            children: root_stats(&self.trees, W::AVAILABILITY),
+            iterations: per_group.iter().sum(),
+            children: root_stats(&own, W::AVAILABILITY),
             nodes: self.trees.iter().map(|t| t.len() as u64).sum(),
             tree_full: self.trees.iter().any(Tree::is_full),
         })
@@ -261,7 +295,7 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
 }
 
 /// Root children of every root of every tree, merged by move.
-fn root_stats<M: Copy + Eq>(trees: &[Tree<M>], availability: bool) -> Vec<ChildStat<M>> {
+fn root_stats<M: Copy + Eq>(trees: &[&Tree<M>], availability: bool) -> Vec<ChildStat<M>> {
     // One allocation, sized for the worst case of no move in common between roots.
     let children: usize = trees
         .iter()

@@ -88,6 +88,17 @@ fn ln_count(n: u32) -> f64 {
     }
 }
 
+/// What one selection step did; the move is given by its bit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// Entered an existing child: the walk goes on from it.
+    Down(u32),
+    /// Made a new child: the walk ends there.
+    Expanded(u32),
+    /// Stopped at the node: no child can be entered or made (the arena is full).
+    Stop,
+}
+
 /// The best child so far by UCB, compared without dividing: `num/den` against `num'/den'` as
 /// `num·den' > num'·den` (every `den` is a positive visit count).
 #[derive(Clone, Copy)]
@@ -168,6 +179,24 @@ impl Walker {
         }
     }
 
+    /// Starts a walk at `root`, taking its lock (`Locked` handles).
+    #[inline]
+    pub(crate) fn start<M: Copy + PartialEq, A: Access>(
+        &mut self,
+        tree: TreeRef<'_, M, A>,
+        root: NodeId,
+    ) {
+        self.path.clear();
+        self.path.push(root);
+        tree.lock(root);
+    }
+
+    /// The node the walk is at.
+    #[inline]
+    fn at(&self) -> NodeId {
+        *self.path.last().expect("a walk starts at a root")
+    }
+
     /// Selects from `root` through `state` (playing the tree moves on it) and expands one node
     /// if the arena has room. `weight` is the number of playouts that will be backed up through
     /// this path (leaf parallelism), added to availability.
@@ -185,18 +214,12 @@ impl Walker {
         rng: &mut Rng,
         weight: u32,
     ) {
-        let c = self.ucb.c;
-        // Virtual losses are in the visit counts (early visits).
-        let entry = self.entry;
-        self.path.clear();
-        self.path.push(root);
-        let mut node = root;
+        self.start(tree, root);
         // ISMCTS searches the information sets of the seat to move at the root.
         let observer = state.current_seat();
-        tree.lock(node);
         loop {
             if state.is_terminal() {
-                tree.unlock(node);
+                tree.unlock(self.at());
                 return;
             }
             let moves = state.legal_moves();
@@ -206,121 +229,199 @@ impl Walker {
                 state.play(moves.random(rng));
                 continue;
             }
-            let legal = moves.bits();
-            let here = tree.node(node);
-            // `tried` before `block`: a child is published after its parent's block, so every
-            // child this mask shows has its block visible.
-            let tried = here.tried();
             // The same at every visit of this node, and the block was sized by it: worked out
             // here, the children's slots do not wait for the block header to load.
             let possible = worlds.possible_moves(state, &moves).bits();
-            let block = tree.block_of(here, possible);
-            let possible = block.map_or(possible, |b| b.possible());
-            debug_assert_eq!(
-                legal & !possible,
-                0,
-                "a legal move outside possible_moves: {state:?}"
+            let step = self.step(
+                tree,
+                state,
+                &moves,
+                possible,
+                W::AVAILABILITY,
+                W::AVAILABILITY,
+                rng,
+                weight,
             );
-            let untried = legal & !tried & possible;
-            if untried != 0 {
-                // Uniformly among the untried legal moves.
-                let k = random_below(rng, untried.count_ones());
-                let bit = CardSet(untried).nth(k as usize).index() as u32;
-                let mv = G::Moves::move_of_bit(bit);
-                let seat = state.current_seat();
-                let child = tree.expand(node, mv, bit, seat, entry, possible, &mut self.slots);
-                tree.unlock(node);
-                if let Some(child) = child {
-                    state.play(mv);
+            match step {
+                Step::Down(bit) => state.play(G::Moves::move_of_bit(bit)),
+                Step::Expanded(bit) => {
+                    state.play(G::Moves::move_of_bit(bit));
+                    return;
+                }
+                Step::Stop => return,
+            }
+        }
+    }
+
+    /// One selection step at the node the walk is at, whose lock the walk holds (`Locked`
+    /// handles), for the seat to move in `state` with legal moves `moves`: expands an untried
+    /// legal move if there is one (chosen uniformly), else descends into the compatible child
+    /// of best UCB. `possible` is the moves the node's children block has (or gets) slots for.
+    /// `availability`: children are filtered by legality and explored by availability
+    /// (ISMCTS); `root_relative`: a root's children count availability through the root's
+    /// counter (see [`super::tree::Tree::availability`]), which is right only in the tree of the
+    /// seat whose decision the search is. The caller plays the returned move.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn step<G: Game, A: Access>(
+        &mut self,
+        tree: TreeRef<'_, G::Move, A>,
+        state: &G,
+        moves: &G::Moves,
+        possible: u64,
+        availability: bool,
+        root_relative: bool,
+        rng: &mut Rng,
+        weight: u32,
+    ) -> Step {
+        let c = self.ucb.c;
+        // Virtual losses are in the visit counts (early visits).
+        let entry = self.entry;
+        let node = self.at();
+        let legal = moves.bits();
+        let here = tree.node(node);
+        // `tried` before `block`: a child is published after its parent's block, so every
+        // child this mask shows has its block visible.
+        let tried = here.tried();
+        let block = tree.block_of(here, possible);
+        let possible = block.map_or(possible, |b| b.possible());
+        debug_assert_eq!(
+            legal & !possible,
+            0,
+            "a legal move outside possible_moves: {state:?}"
+        );
+        let untried = legal & !tried & possible;
+        if untried != 0 {
+            // Uniformly among the untried legal moves.
+            let k = random_below(rng, untried.count_ones());
+            let bit = CardSet(untried).nth(k as usize).index() as u32;
+            let mv = G::Moves::move_of_bit(bit);
+            let seat = state.current_seat();
+            let child = tree.expand(node, mv, bit, seat, entry, possible, &mut self.slots);
+            tree.unlock(node);
+            return match child {
+                Some(child) => {
                     self.path.push(child);
+                    Step::Expanded(bit)
                 }
-                return;
-            }
-            let compat = legal & tried;
-            let Some(block) = block.filter(|_| compat != 0) else {
-                // Only legal moves the node has no slot for (a game's possible_moves missed
-                // them, which debug builds catch above): play out from here.
-                tree.unlock(node);
-                return;
+                None => Step::Stop,
             };
-            // Root children count availability relative to the root (see Tree::availability).
-            let at_root = W::AVAILABILITY && self.path.len() == 1;
-            // This thread's own passes not yet added count too.
-            if at_root && node != self.pending_root {
-                self.flush_root_passes(tree);
-                self.pending_root = node;
-            }
-            let avail_base = if at_root {
-                here.avail().wrapping_add(self.root_pending)
-            } else {
-                0
+        }
+        let compat = legal & tried;
+        let Some(block) = block.filter(|_| compat != 0) else {
+            // Only legal moves the node has no slot for (a game's possible_moves missed
+            // them, which debug builds catch above): play out from here.
+            tree.unlock(node);
+            return Step::Stop;
+        };
+        // Root children count availability relative to the root (see Tree::availability).
+        let at_root = root_relative && self.path.len() == 1;
+        // This thread's own passes not yet added count too.
+        if at_root && node != self.pending_root {
+            self.flush_root_passes(tree);
+            self.pending_root = node;
+        }
+        let avail_base = if at_root {
+            here.avail().wrapping_add(self.root_pending)
+        } else {
+            0
+        };
+        let ln_parent = if availability {
+            0.0
+        } else {
+            ln_count(here.visits().max(1))
+        };
+        let mut best = Best::NONE;
+        // A child made by another thread and not yet backed up has no statistics: it goes
+        // first.
+        let mut unvisited = Best::NONE;
+        let mut bits = compat;
+        while bits != 0 {
+            let bit = bits.trailing_zeros();
+            let id = block.child(bit);
+            bits &= bits - 1;
+            let child = tree.node(id);
+            // Availability counts this pass (at a root, through the root's counter below).
+            let avail = match (availability, at_root) {
+                (false, _) => 0,
+                (true, true) => child.avail().wrapping_add(avail_base).wrapping_add(weight),
+                (true, false) => tree.add_avail(child, weight),
             };
-            let ln_parent = if W::AVAILABILITY {
-                0.0
-            } else {
-                ln_count(here.visits().max(1))
-            };
-            let mut best = Best::NONE;
-            // A child made by another thread and not yet backed up has no statistics: it goes
-            // first.
-            let mut unvisited = Best::NONE;
-            let mut bits = compat;
-            while bits != 0 {
-                let bit = bits.trailing_zeros();
-                let id = block.child(bit);
-                bits &= bits - 1;
-                let child = tree.node(id);
-                // Availability counts this pass (at a root, through the root's counter below).
-                let avail = match (W::AVAILABILITY, at_root) {
-                    (false, _) => 0,
-                    (true, true) => child.avail().wrapping_add(avail_base).wrapping_add(weight),
-                    (true, false) => tree.add_avail(child, weight),
-                };
-                let n = child.visits() as f64;
-                if n == 0.0 {
-                    if unvisited.id.is_none() || younger(tree, id, unvisited.id) {
-                        unvisited = Best {
-                            id,
-                            bit,
-                            ..Best::NONE
-                        };
-                    }
-                    continue;
-                }
-                let ln_avail = if W::AVAILABILITY {
-                    ln_count(avail)
-                } else {
-                    ln_parent
-                };
-                // mean + c·sqrt(ln/n) = (reward + c·sqrt(ln·n)) / n
-                let num = child.reward() + c * (ln_avail * n).sqrt();
-                best.offer(
-                    tree,
-                    Best {
+            let n = child.visits() as f64;
+            if n == 0.0 {
+                if unvisited.id.is_none() || younger(tree, id, unvisited.id) {
+                    unvisited = Best {
                         id,
                         bit,
-                        num,
-                        den: n,
-                    },
-                );
-            }
-            if !unvisited.id.is_none() {
-                best = unvisited;
-            }
-            if at_root {
-                self.root_pending += weight;
-                if self.root_pending >= self.root_batch {
-                    self.flush_root_passes(tree);
+                        ..Best::NONE
+                    };
                 }
+                continue;
             }
-            tree.unlock(node);
-            tree.lock(best.id);
-            tree.enter(best.id, entry);
-            // The move from its bit: playing it need not wait for the child's links to load.
-            state.play(G::Moves::move_of_bit(best.bit));
-            self.path.push(best.id);
-            node = best.id;
+            let ln_avail = if availability {
+                ln_count(avail)
+            } else {
+                ln_parent
+            };
+            // mean + c·sqrt(ln/n) = (reward + c·sqrt(ln·n)) / n
+            let num = child.reward() + c * (ln_avail * n).sqrt();
+            best.offer(
+                tree,
+                Best {
+                    id,
+                    bit,
+                    num,
+                    den: n,
+                },
+            );
         }
+        if !unvisited.id.is_none() {
+            best = unvisited;
+        }
+        if at_root {
+            self.root_pending += weight;
+            if self.root_pending >= self.root_batch {
+                self.flush_root_passes(tree);
+            }
+        }
+        tree.unlock(node);
+        tree.lock(best.id);
+        tree.enter(best.id, entry);
+        self.path.push(best.id);
+        // The move from its bit: playing it need not wait for the child's links to load.
+        Step::Down(best.bit)
+    }
+
+    /// Follows a move that another seat's tree chose (`mv`, bit `bit`, made by `seat`) from the
+    /// node the walk is at: into its child, which is made here if it is missing (in a block of
+    /// `possible` moves). Returns false when this walk ends here: a child was just made (one
+    /// node per tree and iteration, as in every MCTS) or the arena has no room. Not for
+    /// `Locked` handles (a walk over several trees would hold several locks).
+    #[inline]
+    pub(crate) fn follow<M: Copy + PartialEq, A: Access>(
+        &mut self,
+        tree: TreeRef<'_, M, A>,
+        mv: M,
+        bit: u32,
+        seat: crate::game::Seat,
+        possible: u64,
+    ) -> bool {
+        debug_assert!(!A::LOCKED);
+        let node = self.at();
+        let here = tree.node(node);
+        if here.tried() >> bit & 1 != 0
+            && let Some(block) = tree.block_of(here, possible)
+        {
+            let id = block.child(bit);
+            tree.enter(id, self.entry);
+            self.path.push(id);
+            return true;
+        }
+        if let Some(child) = tree.expand(node, mv, bit, seat, self.entry, possible, &mut self.slots)
+        {
+            self.path.push(child);
+        }
+        false
     }
 
     /// Backs `visits` playouts with per-seat reward totals `rewards` up the last walk's path.
@@ -345,6 +446,69 @@ impl Walker {
             let seat = tree.node(id).seat();
             tree.update(id, visits, rewards[seat], self.entry);
             tree.unlock(id);
+        }
+    }
+}
+
+/// One thread's walkers for one search: one for a search over one tree (SO-ISMCTS, PIMC, UCT),
+/// or one per seat for MO-ISMCTS, whose trees are descended together
+/// ([`super::mo_ismcts::descend`]).
+#[derive(Debug)]
+pub(crate) struct Walk {
+    walkers: Vec<Walker>,
+    /// Walkers whose paths the last walk set (the game's seats in MO-ISMCTS).
+    used: usize,
+}
+
+impl Walk {
+    /// Walkers for a group of `trees` trees (see [`Walker::new`]).
+    pub(crate) fn new(ucb: Ucb, track_virtual_loss: bool, trees: usize) -> Walk {
+        Walk {
+            walkers: (0..trees)
+                .map(|_| Walker::new(ucb, track_virtual_loss))
+                .collect(),
+            used: 0,
+        }
+    }
+
+    /// Selection and expansion from `root` in every tree of the group through `state`.
+    #[inline]
+    pub(crate) fn descend<G: Game, W: Worlds<G>, A: Access>(
+        &mut self,
+        trees: &[TreeRef<'_, G::Move, A>],
+        worlds: &W,
+        root: NodeId,
+        state: &mut G,
+        rng: &mut Rng,
+    ) {
+        if let [walker] = &mut self.walkers[..] {
+            walker.descend(trees[0], worlds, root, state, rng, 1);
+            self.used = 1;
+        } else {
+            self.used =
+                super::mo_ismcts::descend(&mut self.walkers, trees, worlds, root, state, rng);
+        }
+    }
+
+    /// Backs one playout's `rewards` up every path of the last walk (see [`Walker::backup`]).
+    #[inline]
+    pub(crate) fn backup<M: Copy + PartialEq, A: Access, const AVAIL: bool>(
+        &self,
+        trees: &[TreeRef<'_, M, A>],
+        rewards: &Rewards,
+    ) {
+        for (walker, &tree) in self.walkers[..self.used].iter().zip(trees) {
+            walker.backup::<M, A, AVAIL>(tree, 1, rewards);
+        }
+    }
+
+    /// Adds the root passes the walkers still hold (see [`Walker::flush_root_passes`]).
+    pub(crate) fn flush_root_passes<M: Copy + PartialEq, A: Access>(
+        &mut self,
+        trees: &[TreeRef<'_, M, A>],
+    ) {
+        for (walker, &tree) in self.walkers.iter_mut().zip(trees) {
+            walker.flush_root_passes(tree);
         }
     }
 }

@@ -403,7 +403,7 @@ fn every_mode_returns_a_legal_move_on_every_game() {
 #[test]
 fn tree_searches_refuse_games_wider_than_64_moves() {
     use cardsearch::games::Asmacag;
-    for name in ["ismcts", "pimc", "uct"] {
+    for name in ["ismcts", "mo-ismcts", "pimc", "uct"] {
         let e = agents::build::<Asmacag>(&Spec::named(name))
             .err()
             .expect("refused");
