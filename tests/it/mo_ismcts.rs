@@ -209,7 +209,7 @@ fn mo_ismcts_plays_hearts_with_passing_from_the_true_state_and_from_an_informati
         let mut decisions = 0u64;
         while !state.is_terminal() {
             let seat = state.current_seat();
-            let view = if decisions % 2 == 0 {
+            let view = if decisions.is_multiple_of(2) {
                 View::new(&state, seat)
             } else {
                 View::from_info_set(state.info_set(seat))
