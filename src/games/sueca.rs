@@ -417,6 +417,10 @@ impl Game for Sueca {
         Some(self.tricks_won(0) + self.tricks_won(1))
     }
 
+    fn trick_position(&self) -> Option<usize> {
+        Some(self.trick.len())
+    }
+
     fn heuristic_move(&self, rng: &mut Rng) -> Card {
         let seat = self.to_move as usize;
         let trick = (!self.trick.is_empty()).then(|| pt::TrickSoFar {

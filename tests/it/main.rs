@@ -6,6 +6,7 @@ mod cli;
 mod deal_uniformity;
 mod information_sets;
 mod match_harness;
+mod nast;
 mod parsers;
 mod playout_policies;
 mod protocol;
