@@ -42,11 +42,11 @@ const NONE: u8 = MOVES as u8;
 const SEATS: usize = crate::game::MAX_SEATS;
 /// Positions within a trick EPIC tells apart (later positions share the last).
 const POSITIONS: usize = 4;
-/// Slots of a hashed table (n >= 3): about 1.5 MB, reset before each search.
-const HASH_SLOTS: usize = 1 << 17;
+/// Slots of a hashed table (n >= 3): 3 MB, reset before each search.
+const HASH_SLOTS: usize = 1 << 18;
 /// Slots a hashed lookup probes before it gives up (the n-gram then counts as unseen and its
 /// update is dropped: a full table loses statistics, never correctness).
-const PROBES: usize = 16;
+const PROBES: usize = 32;
 
 /// How a NAST playout picks a move from the statistics of the n-grams the legal moves would
 /// complete (`policy=`; the thesis's section 5.4.1).
@@ -363,7 +363,7 @@ pub struct NgramStats {
 
 impl NgramStats {
     /// Empty statistics for `config`, sized for it: dense tables for n <= 2 (NAST n=2: 133 KB;
-    /// EPIC n=2: 532 KB), a hashed table of about 1.5 MB above.
+    /// EPIC n=2: 532 KB), a hashed table of 3 MB above.
     pub fn new(config: Ngrams) -> NgramStats {
         let atomics64 = |n: usize| (0..n).map(|_| AtomicU64::new(0)).collect();
         let (dense, slots) = if config.n <= 2 {

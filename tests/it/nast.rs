@@ -2,7 +2,7 @@
 //! moves with them, and the statistics count every move of every iteration, the tree part
 //! included.
 
-use cardsearch::game::{MoveSet, View, rng_from_seed};
+use cardsearch::game::{Game, MoveSet, View, rng_from_seed};
 use cardsearch::games::{self, GameDef, GameVisitor, Sueca};
 use cardsearch::search::{Algorithm, SearchConfig, Searcher, ismcts};
 use cardsearch::{Budget, Spec, agents};
