@@ -578,8 +578,14 @@ mod tests {
             ("ismcts:playout=smart", "playout=smart"),
             ("ismcts:playout=heuristic,epsilon=2", "epsilon=2"),
             ("ismcts:epsilon=0.5", "only to playout=heuristic"),
-            ("ismcts:playout=nast,epsilon=0.5", "only to playout=heuristic"),
-            ("ismcts:policy=roulette", "policy applies only to playout=nast or epic"),
+            (
+                "ismcts:playout=nast,epsilon=0.5",
+                "only to playout=heuristic",
+            ),
+            (
+                "ismcts:policy=roulette",
+                "policy applies only to playout=nast or epic",
+            ),
             ("ismcts:playout=nast:n=5", "n must be from 1 to 4"),
             ("ismcts:playout=nast:n=0", "n must be from 1 to 4"),
             ("ismcts:playout=epic:m=2", "takes only n="),

@@ -25,8 +25,8 @@ pub mod worlds;
 
 pub use budget::{Budget, BudgetClock, SharedBudget, StopSignal};
 pub use config::{Algorithm, Parallel, SearchConfig};
-pub use reward::RewardFn;
 pub use nast::{Ngrams, Policy};
+pub use reward::RewardFn;
 pub use rollout::{Playout, Rollout};
 pub use searcher::{ChildStat, SearchError, SearchResult, Searcher};
 pub use tree::{NodeId, Tree};

@@ -75,8 +75,7 @@ pub enum Policy {
 
 impl Policy {
     /// The names `policy=` accepts, for help texts.
-    pub const NAMES: &'static str =
-        "gibbs[:tau=T], egreedy[:epsilon=E], roulette or ucb1[:c=C]";
+    pub const NAMES: &'static str = "gibbs[:tau=T], egreedy[:epsilon=E], roulette or ucb1[:c=C]";
     /// The thesis's defaults (n=2 with Gibbs τ = 1, ε = 0.2, UCB1 c = 0.7, from Powley et al.).
     pub const DEFAULT: Policy = Policy::Gibbs { tau: 1.0 };
     /// Default Gibbs temperature.
@@ -93,22 +92,23 @@ impl Policy {
             Some((name, rest)) => (name, Some(rest)),
             None => (text, None),
         };
-        let value = |key: &str, default: f64, ok: fn(f64) -> bool, range: &str| match param {
-            None => Ok(default),
-            Some(p) => {
-                let v = p.strip_prefix(key).and_then(|v| v.strip_prefix('=')).ok_or_else(|| {
+        let value =
+            |key: &str, default: f64, ok: fn(f64) -> bool, range: &str| match param {
+                None => Ok(default),
+                Some(p) => {
+                    let v = p.strip_prefix(key).and_then(|v| v.strip_prefix('=')).ok_or_else(|| {
                     format!("policy={text}: {name} takes only {key}= (e.g. {name}:{key}={default})")
                 })?;
-                let x: f64 = v
-                    .parse()
-                    .map_err(|_| format!("policy={text}: {key}={v} is not a number"))?;
-                if x.is_finite() && ok(x) {
-                    Ok(x)
-                } else {
-                    Err(format!("policy={text}: {key} must be {range}"))
+                    let x: f64 = v
+                        .parse()
+                        .map_err(|_| format!("policy={text}: {key}={v} is not a number"))?;
+                    if x.is_finite() && ok(x) {
+                        Ok(x)
+                    } else {
+                        Err(format!("policy={text}: {key} must be {range}"))
+                    }
                 }
-            }
-        };
+            };
         match name {
             "gibbs" => Ok(Policy::Gibbs {
                 tau: value("tau", Self::DEFAULT_TAU, |x| x > 0.0, "above 0")?,
@@ -323,7 +323,9 @@ impl MoveLog {
 /// The position of the next move within the current trick (0 for games without tricks).
 #[inline]
 fn trick_position<G: Game>(state: &G) -> u8 {
-    state.trick_position().map_or(0, |p| p.min(POSITIONS - 1) as u8)
+    state
+        .trick_position()
+        .map_or(0, |p| p.min(POSITIONS - 1) as u8)
 }
 
 /// The bit of `mv` in `moves` (a scan; for the rare moves whose bit the caller lacks).
@@ -654,7 +656,10 @@ mod tests {
         let p = Policy::Ucb1 { c: 0.7 };
         assert_eq!(distribution(p, &stats), [0.0, 0.0, 1.0]);
         // With c = 3 exploration wins: 0.5 + 3·sqrt(3/4) beats 0.8 + 3·sqrt(3/6).
-        assert_eq!(distribution(Policy::Ucb1 { c: 3.0 }, &stats), [0.0, 1.0, 0.0]);
+        assert_eq!(
+            distribution(Policy::Ucb1 { c: 3.0 }, &stats),
+            [0.0, 1.0, 0.0]
+        );
         assert_eq!(distribution(p, &hand_built()), [0.0, 0.0, 0.0, 1.0]);
         let mut rng = rng_from_seed(1);
         assert_eq!(p.choose(&stats, &mut rng), 2);
@@ -809,7 +814,11 @@ mod tests {
             episodic: true,
         });
         // A win for seat 1.
-        stats.record(&log_of(&[2, 1, 0, 2]), &[-1.0, 1.0, 0.0, 0.0], RewardFn::WinLoss);
+        stats.record(
+            &log_of(&[2, 1, 0, 2]),
+            &[-1.0, 1.0, 0.0, 0.0],
+            RewardFn::WinLoss,
+        );
         // The third move leads a trick: no context, position 0, even though a move came before.
         assert_eq!(stat_of(&stats, 0, 0, &[], 0), stat(1, 0.0));
         assert_eq!(stat_of(&stats, 0, 0, &[1], 0).count, 0);

@@ -108,7 +108,12 @@ impl Roller<'_> {
     /// playout's moves are logged after the walk's in `log`, and the whole iteration is added
     /// to the statistics.
     #[inline]
-    pub(crate) fn finish<G: Game>(self, state: &mut G, rng: &mut Rng, log: &mut MoveLog) -> Rewards {
+    pub(crate) fn finish<G: Game>(
+        self,
+        state: &mut G,
+        rng: &mut Rng,
+        log: &mut MoveLog,
+    ) -> Rewards {
         match self.stats {
             None => self.rollout.finish(state, rng),
             Some(stats) => {

@@ -104,6 +104,9 @@ fn shared_statistics_lose_few_updates_between_threads() {
         let (searcher, moves) = sueca_search(spec, 3, 4000);
         let counted = searcher.ngram_stats().unwrap().total_count();
         let exact = 4000 * moves;
-        assert!(counted <= exact && counted * 2 > exact, "{spec}: {counted} of {exact}");
+        assert!(
+            counted <= exact && counted * 2 > exact,
+            "{spec}: {counted} of {exact}"
+        );
     }
 }
