@@ -104,6 +104,8 @@ fn shared_statistics_lose_few_updates_between_threads() {
         let (searcher, moves) = sueca_search(spec, 3, 4000);
         let counted = searcher.ngram_stats().unwrap().total_count();
         let exact = 4000 * moves;
+        // Printed for docs/performance.md (`cargo test --test it nast:: -- --nocapture`).
+        println!("{spec}: {counted} of {exact} plays counted");
         assert!(
             counted <= exact && counted * 2 > exact,
             "{spec}: {counted} of {exact}"
