@@ -36,8 +36,11 @@ pub const UCT_INFO: AgentInfo = AgentInfo {
 pub struct SearchAgent<G: HiddenInfo> {
     name: &'static str,
     searcher: Searcher<G::Move>,
-    /// The exact solver of the hybrid endgame (`endgame=N`), allocated once.
-    endgame: Option<Solver>,
+    /// The hybrid endgame (`endgame=N`) is on.
+    hybrid: bool,
+    /// Its exact solver's table: made at the first endgame decision, dropped by
+    /// [`Agent::release_memory`] (megabytes an idle engine need not hold).
+    solver: Option<Solver>,
 }
 
 impl<G: HiddenInfo> std::fmt::Debug for SearchAgent<G> {
@@ -64,7 +67,7 @@ impl<G: HiddenInfo> SearchAgent<G> {
         }
         let err = |msg: String| SpecError(format!("{name}: {msg}"));
         let endgame = config.endgame;
-        let mut solver = None;
+        let mut hybrid = false;
         if !endgame.is_off() {
             let Some(ops) = G::exact() else {
                 return Err(err(
@@ -78,15 +81,14 @@ impl<G: HiddenInfo> SearchAgent<G> {
                         .into(),
                 ));
             }
-            if endgame.cards != Cards::Off {
-                solver = Some(Solver::new(Solver::DEFAULT_TABLE_BITS));
-            }
+            hybrid = endgame.cards != Cards::Off;
         }
         let searcher = Searcher::new(config).map_err(|e| err(e.to_string()))?;
         Ok(SearchAgent {
             name,
             searcher,
-            endgame: solver,
+            hybrid,
+            solver: None,
         })
     }
 
@@ -112,6 +114,7 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
 
     fn release_memory(&mut self) {
         self.searcher.release_memory();
+        self.solver = None;
     }
 
     fn search_trees(&self) -> Option<&[crate::search::Tree<G::Move>]> {
@@ -140,7 +143,7 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
         // ISMCTS and the hybrid share the decision's sampler (PIMC draws its own worlds).
         let needs_sampler = match algorithm {
             Algorithm::Ismcts => true,
-            Algorithm::Pimc { .. } => self.endgame.is_some(),
+            Algorithm::Pimc { .. } => self.hybrid,
             Algorithm::Uct => false,
         };
         let sampled = if needs_sampler {
@@ -148,7 +151,8 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
         } else {
             None
         };
-        if let Some(solver) = &mut self.endgame {
+        if self.hybrid {
+            let solver = &mut self.solver;
             let decision = match (&sampled, view.true_state_cheating()) {
                 (Some(s), _) => hybrid::decide(&endgame, solver, &s.sampler, &legal, &budget, rng),
                 // The cheating baseline solves the true state: perfect play.

@@ -1,11 +1,11 @@
 //! One game in progress: either the whole deal (the engine knows every card) or one seat's
 //! information set (view mode: the engine knows what that seat knows, nothing more).
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
 
-use super::request::Go;
+use super::request::{Go, SOLVE_NODE_LIMIT};
 use crate::agents::{self, Agent, Decision};
 use crate::cards::CardSet;
 use crate::game::{
@@ -14,6 +14,7 @@ use crate::game::{
 use crate::games::GameDef;
 use crate::limits;
 use crate::search::{Budget, StopSignal};
+use crate::solver::{Solver, read_values};
 use crate::spec::Spec;
 
 /// A reply's fields, or the error sentence.
@@ -33,6 +34,8 @@ pub trait Session {
     fn state(&self, seat: Option<u64>) -> Answer;
     /// A search for the seat to move, ended early if `stop` is raised.
     fn go(&mut self, go: &Go, stop: &StopSignal) -> Answer;
+    /// Every legal move's exact value, when every card is known (`node_limit` nodes at most).
+    fn solve(&self, node_limit: Option<u64>) -> Answer;
 }
 
 /// What the engine holds of the game.
@@ -446,6 +449,45 @@ impl<G: GameDef> Session for GameSession<G> {
             m.insert("played".into(), json!(true));
             self.outcome(&mut m)?;
         }
+        Ok(m)
+    }
+
+    fn solve(&self, node_limit: Option<u64>) -> Answer {
+        let seat = self.check_own_turn("solve")?;
+        let ops = G::exact().ok_or_else(|| {
+            format!(
+                "{} has no exact solver (solvable: sueca, bisca, hearts, tricks)",
+                G::NAME
+            )
+        })?;
+        // In view mode the position is known only when one deal is left (Bisca once the stock
+        // is out); otherwise solving one of the deals would answer for cards nobody knows.
+        let (state, deals) = self.representative()?;
+        if deals != 1 {
+            return Err(format!(
+                "solve needs every card known, and this view allows {deals} deals (search \
+                 them with 'go' and an agent with endgame=N)"
+            ));
+        }
+        let node_limit = node_limit.unwrap_or(SOLVE_NODE_LIMIT);
+        limits::positive_at_most("node_limit", node_limit, limits::MAX_ITERATIONS)?;
+        let mut solver = Solver::new(Solver::DEFAULT_TABLE_BITS).with_node_limit(node_limit);
+        let start = Instant::now();
+        let values = read_values(ops, &mut solver, &state).map_err(|e| e.to_string())?;
+        let values: Vec<Value> = values
+            .iter()
+            .map(|v| json!({"move": v.mv.to_string(), "value": v.value, "reward": v.reward}))
+            .collect();
+        let mut m = Map::new();
+        m.insert("seat".into(), json!(seat));
+        m.insert("measure".into(), json!(ops.margin_name()));
+        m.insert("cards_left".into(), json!(ops.cards_left(&state)));
+        m.insert("values".into(), json!(values));
+        m.insert("nodes".into(), json!(solver.nodes()));
+        m.insert(
+            "time_ms".into(),
+            json!((start.elapsed().as_secs_f64() * 1e6).round() / 1e3),
+        );
         Ok(m)
     }
 }
