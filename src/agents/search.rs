@@ -3,9 +3,12 @@
 use std::time::Instant;
 
 use super::{Agent, AgentError, AgentInfo, Decision};
-use crate::game::{HiddenInfo, MoveSet, PerfectInformation, Rng, View};
+use crate::game::{HiddenInfo, MoveSet, PerfectInformation, Rng, Seat, View};
 use crate::search::config::{PIMC_OPTIONS, SEARCH_OPTIONS};
-use crate::search::{Algorithm, Budget, SearchConfig, Searcher, ismcts, pimc, uct};
+use crate::search::{
+    Algorithm, Budget, Sampled, SearchConfig, SearchError, SearchResult, Searcher, Worlds,
+    inference, ismcts, pimc, uct,
+};
 use crate::solver::Solver;
 use crate::solver::hybrid::{self, Cards};
 use crate::solver::leaf::LeafWorlds;
@@ -170,16 +173,26 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
         let result = match algorithm {
             Algorithm::Ismcts => {
                 let worlds = sampled.expect("built for ismcts");
+                let observer = view.observer();
+                let inferred = inference::infer(
+                    &worlds.sampler,
+                    observer,
+                    view.history(),
+                    &self.searcher.config().inference,
+                    rng,
+                );
+                let leaf = (endgame.leaf > 0 && G::exact().is_some())
+                    .then(|| endgame.leaf.min(u8::MAX as u32) as u8);
                 let budget = budget.charged_from(start);
-                if endgame.leaf > 0 && G::exact().is_some() {
-                    let worlds = LeafWorlds {
-                        inner: worlds,
-                        below: endgame.leaf.min(u8::MAX as u32) as u8,
-                        root: view.observer() as u8,
-                    };
-                    self.searcher.run(&worlds, &budget, rng)
-                } else {
-                    self.searcher.run(&worlds, &budget, rng)
+                match inferred {
+                    Some(pool) => {
+                        let worlds = Sampled {
+                            sampler: pool,
+                            observer,
+                        };
+                        run_ismcts(&mut self.searcher, worlds, leaf, observer, &budget, rng)
+                    }
+                    None => run_ismcts(&mut self.searcher, worlds, leaf, observer, &budget, rng),
                 }
             }
             Algorithm::Uct => {
@@ -208,5 +221,28 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
             nodes: result.nodes,
             tree_full: result.tree_full,
         })
+    }
+}
+
+/// Runs ISMCTS over `worlds`, with the solver as the playout from leaves with at most `leaf`
+/// cards left when given.
+fn run_ismcts<G: HiddenInfo, W: Worlds<G>>(
+    searcher: &mut Searcher<G::Move>,
+    worlds: W,
+    leaf: Option<u8>,
+    observer: Seat,
+    budget: &Budget,
+    rng: &mut Rng,
+) -> Result<SearchResult<G::Move>, SearchError> {
+    match leaf {
+        Some(below) => {
+            let worlds = LeafWorlds {
+                inner: worlds,
+                below,
+                root: observer as u8,
+            };
+            searcher.run(&worlds, budget, rng)
+        }
+        None => searcher.run(&worlds, budget, rng),
     }
 }

@@ -9,7 +9,7 @@ use super::request::{Go, SOLVE_NODE_LIMIT};
 use crate::agents::{self, Agent, Decision};
 use crate::cards::CardSet;
 use crate::game::{
-    DealError, DealSampler, InfoSet, MoveSet, Rng, Seat, View, next_seed, rng_from_seed,
+    DealError, DealSampler, InfoSet, MoveSet, Rng, Seat, Seen, View, next_seed, rng_from_seed,
 };
 use crate::games::GameDef;
 use crate::limits;
@@ -51,6 +51,9 @@ pub struct GameSession<G: GameDef> {
     spec: String,
     table: Table<G>,
     history: Vec<(Seat, String)>,
+    /// The same moves for agents: who moved, the move where known, and the seats that saw it
+    /// (one bit per seat), from which each seat's own record is made (inference reads it).
+    seen: Vec<(Seat, Option<G::Move>, u8)>,
     /// Seeds of `go` requests that do not give one.
     rng: Rng,
     /// The last `go`'s agent and its spec text.
@@ -73,6 +76,7 @@ impl<G: GameDef> GameSession<G> {
             spec,
             table,
             history: Vec::new(),
+            seen: Vec::new(),
             rng: rng_from_seed(seed ^ 0x5EED_0F60),
             agent: None,
         }
@@ -252,8 +256,10 @@ impl<G: GameDef> Session for GameSession<G> {
                         legal.join(" ")
                     ));
                 }
+                let saw = seats_seeing_next_move(state);
                 state.play(mv);
                 self.history.push((seat, mv.to_string()));
+                self.seen.push((seat, Some(mv), saw));
             }
             Table::View(info) => {
                 let mv = if text == "?" {
@@ -292,6 +298,7 @@ impl<G: GameDef> Session for GameSession<G> {
                 })?;
                 self.history
                     .push((seat, mv.map_or("?".to_string(), |m| m.to_string())));
+                self.seen.push((seat, mv, 1 << v));
             }
         }
         let mut m = Map::new();
@@ -403,6 +410,12 @@ impl<G: GameDef> Session for GameSession<G> {
             Table::Full(state) => View::new(state, seat),
             Table::View(info) => View::from_info_set(info.clone()),
         };
+        let history: Vec<Seen<G::Move>> = self
+            .seen
+            .iter()
+            .map(|&(s, mv, saw)| (s, mv.filter(|_| saw >> seat & 1 == 1)))
+            .collect();
+        let view = view.with_history(&history);
         let decided = agent.choose(view, budget, &mut rng_from_seed(seed));
         agent.release_memory();
         let agent_spec = agent.spec();
@@ -436,16 +449,24 @@ impl<G: GameDef> Session for GameSession<G> {
         );
         m.insert("children".into(), json!(children));
         if go.play == Some(true) {
-            match &mut self.table {
-                Table::Full(state) => state.play(d.mv),
-                Table::View(info) => info.observe(seat, Some(d.mv), None).map_err(|e| {
-                    format!(
-                        "chose {} but cannot play it without more: {e}; send it with 'play'",
-                        d.mv
-                    )
-                })?,
-            }
+            let saw = match &mut self.table {
+                Table::Full(state) => {
+                    let saw = seats_seeing_next_move(state);
+                    state.play(d.mv);
+                    saw
+                }
+                Table::View(info) => {
+                    info.observe(seat, Some(d.mv), None).map_err(|e| {
+                        format!(
+                            "chose {} but cannot play it without more: {e}; send it with 'play'",
+                            d.mv
+                        )
+                    })?;
+                    1 << seat
+                }
+            };
             self.history.push((seat, d.mv.to_string()));
+            self.seen.push((seat, Some(d.mv), saw));
             m.insert("played".into(), json!(true));
             self.outcome(&mut m)?;
         }
@@ -490,4 +511,11 @@ impl<G: GameDef> Session for GameSession<G> {
         );
         Ok(m)
     }
+}
+
+/// The seats that will see the next move of `state`, one bit each.
+fn seats_seeing_next_move<G: crate::game::Game>(state: &G) -> u8 {
+    (0..state.num_seats())
+        .filter(|&o| state.next_move_seen_by(o))
+        .fold(0, |m, o| m | 1 << o)
 }
