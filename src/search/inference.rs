@@ -52,7 +52,7 @@ pub const OPT_INFER: OptionDoc = OptionDoc {
     default: "0",
     help: "ismcts: weight N candidate deals per decision by how well they explain the others' \
            plays under the game's heuristic rule, and search determinizations drawn from them \
-           (0 off; games that can rewind a deal: sueca)",
+           (0 off; games that can rewind a deal: sueca, hearts without passing)",
 };
 /// The `infer_eps` option.
 pub const OPT_INFER_EPS: OptionDoc = OptionDoc {

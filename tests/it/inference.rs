@@ -3,15 +3,21 @@
 //! play by the rule the model assumes.
 
 use cardsearch::game::{DealSampler, HiddenInfo, InfoSet, Seen, rng_from_seed};
-use cardsearch::games::{GameDef, Sueca};
+use cardsearch::games::{GameDef, Hearts, Sueca};
 use cardsearch::search::inference::{InferenceConfig, infer, log_likelihood};
-use cardsearch::{Game, Spec};
+use cardsearch::{Game, MoveSet, Spec};
 
-/// A Sueca deal played `plies` moves by `choose`, with the moves as every seat saw them.
-fn played(seed: u64, plies: usize, rule: bool) -> (Sueca, Vec<Seen<cardsearch::Card>>) {
-    let config = Sueca::config(&"sueca".parse::<Spec>().unwrap()).unwrap();
+/// A deal of `G` played `plies` moves, by the rule or at random, with the moves as every seat
+/// saw them (all plays are public in these games).
+fn played_game<G: GameDef>(
+    game: &str,
+    seed: u64,
+    plies: usize,
+    rule: bool,
+) -> (G, Vec<Seen<G::Move>>) {
+    let config = G::config(&game.parse::<Spec>().unwrap()).unwrap();
     let mut rng = rng_from_seed(seed);
-    let mut state = Sueca::new_game(&config, &mut rng);
+    let mut state = G::new_game(&config, &mut rng);
     let mut history = Vec::new();
     for _ in 0..plies {
         let mv = if rule {
@@ -25,18 +31,32 @@ fn played(seed: u64, plies: usize, rule: bool) -> (Sueca, Vec<Seen<cardsearch::C
     (state, history)
 }
 
-#[test]
-fn a_deal_rewinds_to_its_deal_and_replays_to_itself() {
+/// A Sueca deal played `plies` moves.
+fn played(seed: u64, plies: usize, rule: bool) -> (Sueca, Vec<Seen<cardsearch::Card>>) {
+    played_game::<Sueca>("sueca", seed, plies, rule)
+}
+
+/// Rewinding states of random games and replaying their moves gives the states back.
+fn rewinds<G: GameDef + PartialEq + std::fmt::Debug>(game: &str, length: usize) {
     for seed in 0..50 {
-        let plies = (seed as usize * 7) % 40;
-        let (state, history) = played(seed, plies, false);
-        let mut replay = state.dealt().expect("Sueca rewinds");
+        let plies = (seed as usize * 7) % length;
+        let (state, history) = played_game::<G>(game, seed, plies, false);
+        let mut replay = state.dealt().expect("the game rewinds");
         for &(seat, mv) in &history {
             assert_eq!(replay.current_seat(), seat);
             replay.play(mv.unwrap());
         }
-        assert_eq!(replay, state, "seed {seed}");
+        assert_eq!(replay, state, "{game} seed {seed}");
     }
+}
+
+#[test]
+fn a_deal_rewinds_to_its_deal_and_replays_to_itself() {
+    rewinds::<Sueca>("sueca", 40);
+    rewinds::<Hearts>("hearts", 52);
+    // With passing, the passes moved cards the state no longer traces.
+    let (passed, _) = played_game::<Hearts>("hearts:pass=left", 1, 20, false);
+    assert!(passed.dealt().is_none());
 }
 
 /// The share of the cards `observer` cannot see that `deal` places in their real holder's hand.
