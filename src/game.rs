@@ -412,6 +412,11 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn tricks_completed(&self) -> Option<u32> {
         None
     }
+    /// How many cards of the current trick were played before the next move, for trick-taking
+    /// games (EPIC rollouts group n-grams by it); `None` for games without tricks.
+    fn trick_position(&self) -> Option<usize> {
+        None
+    }
     /// Whether `seat` will see which move the seat to move makes next. Most moves are seen by
     /// everyone; a seat that cannot see one (another seat's Hearts pass) learns only that a move
     /// was made, so information-set search does not branch on it for that seat.

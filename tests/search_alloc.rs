@@ -57,6 +57,12 @@ impl GameVisitor for Check {
             "ismcts:playout=heuristic,reward=mix:w=0.3",
             "pimc:dets=5,playout=heuristic,reward=sd",
             "uct",
+            // NAST and EPIC: dense (n <= 2) and hashed (n >= 3) tables, logged walks.
+            "ismcts:playout=nast",
+            "ismcts:playout=epic:n=3,policy=ucb1",
+            "pimc:dets=5,playout=nast:n=4,policy=roulette",
+            "ismcts:playout=nast,policy=egreedy,parallel=tree,threads=2",
+            "ismcts:playout=epic,parallel=leaf,threads=2",
             "ismcts:parallel=root,threads=1",
             "ismcts:parallel=tree,threads=1",
             "ismcts:parallel=tree-locked,threads=1",

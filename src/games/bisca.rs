@@ -629,6 +629,10 @@ impl Game for Bisca {
         Some(self.tricks_won(0) + self.tricks_won(1))
     }
 
+    fn trick_position(&self) -> Option<usize> {
+        Some(usize::from(self.lead.is_some()))
+    }
+
     fn heuristic_move(&self, rng: &mut Rng) -> BiscaMove {
         let moves = self.legal_moves();
         // Taking the face-up trump for the 2 is never worse in card terms.

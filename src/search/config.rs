@@ -11,6 +11,7 @@ use crate::spec::{OptionDoc, Spec, SpecError};
 
 use super::budget::Budget;
 use super::inference::{InferenceConfig, OPT_INFER, OPT_INFER_EPS};
+use super::nast::{MAX_N, Ngrams, Policy};
 use super::reward::RewardFn;
 use super::rollout::{Playout, Rollout};
 use super::tree::Tree;
@@ -173,7 +174,16 @@ const OPT_PLAYOUT: OptionDoc = OptionDoc {
     key: "playout",
     default: "random",
     help: "random | heuristic (the game's cheap rule: take a trick cheaply when it pays, else \
-           shed the least valuable card; a random move with probability epsilon)",
+           shed the least valuable card; a random move with probability epsilon) | nast[:n=N] \
+           (moves by a policy over per-seat statistics of n-grams of N moves, 1 to 4, default 2, \
+           learned from every iteration) | epic[:n=N] (the same with n-grams within a trick, \
+           keyed by position in it)",
+};
+const OPT_POLICY: OptionDoc = OptionDoc {
+    key: "policy",
+    default: "gibbs:tau=1",
+    help: "playout=nast or epic: gibbs[:tau=T] (default tau 1) | egreedy[:epsilon=E] (0.2) | \
+           roulette | ucb1[:c=C] (0.7): how a playout picks among the legal moves' n-grams",
 };
 const OPT_EPSILON: OptionDoc = OptionDoc {
     key: "epsilon",
@@ -199,6 +209,7 @@ pub const SEARCH_OPTIONS: &[OptionDoc] = &[
     OPT_PRESET,
     OPT_C,
     OPT_PLAYOUT,
+    OPT_POLICY,
     OPT_EPSILON,
     OPT_REWARD,
     OPT_ITERATIONS,
@@ -222,6 +233,7 @@ pub const PIMC_OPTIONS: &[OptionDoc] = &[
     OPT_PRESET,
     OPT_C,
     OPT_PLAYOUT,
+    OPT_POLICY,
     OPT_EPSILON,
     OPT_REWARD,
     OPT_ITERATIONS,
@@ -287,6 +299,43 @@ pub fn exploration_from_spec(spec: &Spec, default: f64) -> Result<f64, SpecError
     Ok(c)
 }
 
+/// Parses `playout=`: `random`, `heuristic` (epsilon filled in by the caller), `nast`,
+/// `nast:n=N`, `epic` or `epic:n=N` (policy filled in by the caller).
+fn parse_playout(text: &str) -> Result<Playout, String> {
+    let (kind, param) = match text.split_once(':') {
+        Some((kind, rest)) => (kind, Some(rest)),
+        None => (text, None),
+    };
+    let episodic = match (kind, param) {
+        ("random", None) => return Ok(Playout::Random),
+        ("heuristic", None) => {
+            return Ok(Playout::Heuristic {
+                epsilon: Playout::DEFAULT_EPSILON,
+            });
+        }
+        ("nast", _) => false,
+        ("epic", _) => true,
+        _ => return Err(format!("playout={text} is not one of {}", Playout::NAMES)),
+    };
+    let n = match param {
+        None => Ngrams::DEFAULT_N,
+        Some(p) => {
+            let n = p
+                .strip_prefix("n=")
+                .ok_or_else(|| format!("playout={text}: {kind} takes only n= (e.g. {kind}:n=2)"))?;
+            n.parse::<u8>()
+                .ok()
+                .filter(|n| (1..=MAX_N).contains(n))
+                .ok_or_else(|| format!("playout={text}: n must be from 1 to {MAX_N}"))?
+        }
+    };
+    Ok(Playout::Ngrams(Ngrams {
+        n,
+        policy: Policy::DEFAULT,
+        episodic,
+    }))
+}
+
 impl SearchConfig {
     /// A sequential configuration with the defaults.
     pub fn new(algorithm: Algorithm) -> SearchConfig {
@@ -327,13 +376,23 @@ impl SearchConfig {
         if !(0.0..=1.0).contains(&epsilon) {
             return Err(err(format!("epsilon={epsilon} must be from 0 to 1")));
         }
-        let playout = match spec.choice("playout", &["random", "heuristic"], "random")? {
-            "heuristic" => Playout::Heuristic { epsilon },
+        let playout = match parse_playout(spec.raw("playout").unwrap_or("random")).map_err(err)? {
+            Playout::Heuristic { .. } => Playout::Heuristic { epsilon },
             _ if spec.has("epsilon") => {
                 return Err(err("epsilon applies only to playout=heuristic".into()));
             }
-            _ => Playout::Random,
+            Playout::Ngrams(g) => Playout::Ngrams(Ngrams {
+                policy: match spec.raw("policy") {
+                    Some(text) => Policy::parse(text).map_err(err)?,
+                    None => Policy::DEFAULT,
+                },
+                ..g
+            }),
+            other => other,
         };
+        if spec.has("policy") && !matches!(playout, Playout::Ngrams(_)) {
+            return Err(err("policy applies only to playout=nast or epic".into()));
+        }
         let rollout = Rollout { playout, reward };
         let names: Vec<&str> = Parallel::ALL.iter().map(|p| p.name()).collect();
         let mode = spec.choice("parallel", &names, "sequential")?;
@@ -413,8 +472,10 @@ impl SearchConfig {
         }
         parts.push(format!("c={}", self.c));
         parts.push(format!("playout={}", self.rollout.playout));
-        if let Playout::Heuristic { epsilon } = self.rollout.playout {
-            parts.push(format!("epsilon={epsilon}"));
+        match self.rollout.playout {
+            Playout::Heuristic { epsilon } => parts.push(format!("epsilon={epsilon}")),
+            Playout::Ngrams(g) => parts.push(format!("policy={}", g.policy)),
+            Playout::Random => {}
         }
         parts.push(format!("reward={}", self.rollout.reward));
         parts.extend(budget_text(self.budget.as_ref()));
@@ -463,6 +524,11 @@ mod tests {
             "pimc:reward=mix:w=0.5,vote=true",
             "uct:reward=wl",
             "ismcts:endgame=13,endgame_pick=vote,endgame_deals=50,leaf_solve=8",
+            "ismcts:playout=nast",
+            "ismcts:playout=nast:n=3,policy=roulette,parallel=tree,threads=2",
+            "pimc:playout=epic:n=1,policy=ucb1:c=0.5",
+            "uct:playout=nast:n=4,policy=egreedy:epsilon=0.1",
+            "ismcts:playout=epic,policy=gibbs:tau=0.5,parallel=leaf,threads=2",
             "pimc:endgame=thesis",
         ] {
             let cfg = parse(text).unwrap();
@@ -524,6 +590,20 @@ mod tests {
             ("ismcts:playout=smart", "playout=smart"),
             ("ismcts:playout=heuristic,epsilon=2", "epsilon=2"),
             ("ismcts:epsilon=0.5", "only to playout=heuristic"),
+            (
+                "ismcts:playout=nast,epsilon=0.5",
+                "only to playout=heuristic",
+            ),
+            (
+                "ismcts:policy=roulette",
+                "policy applies only to playout=nast or epic",
+            ),
+            ("ismcts:playout=nast:n=5", "n must be from 1 to 4"),
+            ("ismcts:playout=nast:n=0", "n must be from 1 to 4"),
+            ("ismcts:playout=epic:m=2", "takes only n="),
+            ("ismcts:playout=random:n=2", "playout=random:n=2"),
+            ("ismcts:playout=nast,policy=boltzmann", "policy=boltzmann"),
+            ("ismcts:playout=nast,policy=gibbs:tau=-1", "above 0"),
         ] {
             let e = parse(text).unwrap_err();
             assert!(e.0.contains(needle), "{text}: {e}");

@@ -13,6 +13,7 @@ mod crew;
 pub mod inference;
 pub mod ismcts;
 mod leaf;
+pub mod nast;
 mod parallel;
 pub mod pimc;
 pub mod reward;
@@ -25,6 +26,7 @@ pub mod worlds;
 
 pub use budget::{Budget, BudgetClock, SharedBudget, StopSignal};
 pub use config::{Algorithm, Parallel, SearchConfig};
+pub use nast::{Ngrams, Policy};
 pub use reward::RewardFn;
 pub use rollout::{Playout, Rollout};
 pub use searcher::{ChildStat, SearchError, SearchResult, Searcher};

@@ -17,7 +17,7 @@ use crate::game::{Game, Rng, rng_from_seed};
 use super::Budget;
 use super::budget::{BudgetClock, CLOCK_EVERY, SharedBudget};
 use super::crew::{Crew, seeds};
-use super::rollout::{Rewards, Rollout};
+use super::rollout::{Rewards, Roller};
 use super::tree::{Concurrent, Exclusive, NodeId, Tree};
 use super::walk::{Ucb, Walker};
 use super::worlds::Worlds;
@@ -29,12 +29,12 @@ fn iterate<G: Game, W: Worlds<G>, A: super::tree::Access>(
     tree: super::tree::TreeRef<'_, G::Move, A>,
     worlds: &W,
     i: u64,
-    rollout: Rollout,
+    roller: Roller<'_>,
     rng: &mut Rng,
 ) {
     let (root, mut state) = phases::determinize(worlds, i, rng);
     phases::select_expand(walker, tree, worlds, NodeId(root), &mut state, rng);
-    let rewards = phases::playout(rollout, &mut state, rng);
+    let rewards = phases::playout(roller, &mut state, rng, &mut walker.log);
     if W::AVAILABILITY {
         phases::backpropagate::<G, A, true>(walker, tree, &rewards);
     } else {
@@ -76,8 +76,13 @@ mod phases {
     /// The playout to the end of the game, and the rewards there.
     #[cfg_attr(feature = "profile-phases", inline(never))]
     #[cfg_attr(not(feature = "profile-phases"), inline(always))]
-    pub(super) fn playout<G: Game>(rollout: Rollout, state: &mut G, rng: &mut Rng) -> Rewards {
-        rollout.finish(state, rng)
+    pub(super) fn playout<G: Game>(
+        roller: Roller<'_>,
+        state: &mut G,
+        rng: &mut Rng,
+        log: &mut crate::search::nast::MoveLog,
+    ) -> Rewards {
+        roller.finish(state, rng, log)
     }
 
     /// Backpropagation of the playout's rewards along the walked path.
@@ -98,14 +103,14 @@ pub(super) fn sequential<G: Game, W: Worlds<G>>(
     worlds: &W,
     clock: &BudgetClock,
     ucb: Ucb,
-    rollout: Rollout,
+    roller: Roller<'_>,
     rng: &mut Rng,
 ) -> u64 {
     let t = tree.exclusive();
-    let mut walker = Walker::new(ucb, false);
+    let mut walker = Walker::new(ucb, false, roller.logs_moves());
     let mut done = 0;
     while !clock.exhausted(done) {
-        iterate::<G, W, Exclusive>(&mut walker, t, worlds, done, rollout, rng);
+        iterate::<G, W, Exclusive>(&mut walker, t, worlds, done, roller, rng);
         done += 1;
     }
     done
@@ -120,7 +125,7 @@ pub(super) fn root<G: Game, W: Worlds<G>>(
     worlds: &W,
     budget: &Budget,
     ucb: Ucb,
-    rollout: Rollout,
+    roller: Roller<'_>,
     rng: &mut Rng,
 ) -> Vec<u64> {
     let n = trees.len();
@@ -132,7 +137,7 @@ pub(super) fn root<G: Game, W: Worlds<G>>(
         let mut tree = cell.lock();
         let clock = start.portion(i, n);
         let mut rng = rng_from_seed(seeds[i]);
-        sequential(&mut tree, worlds, &clock, ucb, rollout, &mut rng)
+        sequential(&mut tree, worlds, &clock, ucb, roller, &mut rng)
     })
 }
 
@@ -144,7 +149,7 @@ pub(super) fn tree<G: Game, W: Worlds<G>, A: Concurrent>(
     worlds: &W,
     budget: &Budget,
     ucb: Ucb,
-    rollout: Rollout,
+    roller: Roller<'_>,
     rng: &mut Rng,
 ) -> u64 {
     let threads = crew.threads();
@@ -152,7 +157,7 @@ pub(super) fn tree<G: Game, W: Worlds<G>, A: Concurrent>(
     let shared = SharedBudget::start(budget);
     let done = crew.run(|i| {
         let t = tree.concurrent::<A>();
-        let mut walker = Walker::new(ucb, true);
+        let mut walker = Walker::new(ucb, true, roller.logs_moves());
         let mut rng = rng_from_seed(seeds[i]);
         // Iteration numbers interleave threads so PIMC's roots are used evenly.
         let mut index = i as u64;
@@ -164,7 +169,7 @@ pub(super) fn tree<G: Game, W: Worlds<G>, A: Concurrent>(
                     break;
                 }
                 for _ in 0..k {
-                    iterate::<G, W, A>(&mut walker, t, worlds, index, rollout, &mut rng);
+                    iterate::<G, W, A>(&mut walker, t, worlds, index, roller, &mut rng);
                     index += threads as u64;
                 }
                 done += k;

@@ -6,6 +6,8 @@ use super::arena_size;
 use super::budget::{Budget, BudgetClock};
 use super::config::{Parallel, SearchConfig};
 use super::crew::Crew;
+use super::nast::NgramStats;
+use super::rollout::{Playout, Roller};
 use super::tree::{Locked, Shared, Tree, TreeError};
 use super::walk::Ucb;
 use super::worlds::Worlds;
@@ -79,6 +81,9 @@ pub struct Searcher<M> {
     config: SearchConfig,
     trees: Vec<Tree<M>>,
     crew: Option<Crew>,
+    /// NAST and EPIC statistics, shared by every thread and tree of a search, cleared before
+    /// each one.
+    ngrams: Option<NgramStats>,
 }
 
 impl<M> std::fmt::Debug for Searcher<M> {
@@ -111,10 +116,15 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
             })?;
             Some(crew)
         };
+        let ngrams = match config.rollout.playout {
+            Playout::Ngrams(g) => Some(NgramStats::new(g)),
+            _ => None,
+        };
         Ok(Searcher {
             config,
             trees,
             crew,
+            ngrams,
         })
     }
 
@@ -171,6 +181,11 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
         &self.config
     }
 
+    /// The NAST or EPIC statistics of the last search (`None` for other playouts).
+    pub fn ngram_stats(&self) -> Option<&NgramStats> {
+        self.ngrams.as_ref()
+    }
+
     /// The trees of the last search, read-only (for `cardsearch replay --dump-tree`): they keep
     /// its statistics until the next search resets them.
     pub fn trees(&self) -> &[Tree<M>] {
@@ -215,7 +230,13 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
             c: self.config.c,
             virtual_loss: self.config.virtual_loss,
         };
-        let rollout = self.config.rollout;
+        if let Some(stats) = &self.ngrams {
+            stats.reset();
+        }
+        let rollout = Roller {
+            rollout: self.config.rollout,
+            stats: self.ngrams.as_ref(),
+        };
         let per_tree = match (self.config.parallel, &self.crew) {
             (Parallel::Sequential, _) | (_, None) => {
                 let clock = BudgetClock::start(budget);

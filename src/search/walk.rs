@@ -11,6 +11,7 @@
 use crate::cards::{CardSet, random_below};
 use crate::game::{Game, MoveSet, Rng};
 
+use super::nast::{MoveLog, bit_of};
 use super::rollout::Rewards;
 use super::tree::{Access, Entry, NodeId, Slots, TreeRef};
 use super::worlds::Worlds;
@@ -26,7 +27,8 @@ pub(crate) struct Ucb {
 
 /// Per-thread state of walks: the path from the root to the current leaf, reused across
 /// iterations (a walk allocates nothing once it has grown to the game's depth; it starts with
-/// room for 64), this thread's arena chunk, and its root passes not yet counted.
+/// room for 64), this thread's arena chunk, its root passes not yet counted, and (for NAST and
+/// EPIC playouts) the log of this iteration's moves.
 #[derive(Debug)]
 pub(crate) struct Walker {
     ucb: Ucb,
@@ -40,6 +42,10 @@ pub(crate) struct Walker {
     pending_root: NodeId,
     /// Passes gathered before they are added: 1 (exact) for a walker that owns its tree.
     root_batch: u32,
+    /// Whether walks log their moves in `log`.
+    logging: bool,
+    /// The moves of the current iteration, root first (when `logging`).
+    pub(crate) log: MoveLog,
 }
 
 /// `ln(x)` for `x >= 1`, inlined: UCB takes one logarithm per child per level, and a libm call
@@ -135,8 +141,9 @@ impl Walker {
     /// the thousands that the logarithm in UCB barely sees.
     pub(crate) const ROOT_BATCH: u32 = 8;
 
-    /// A walker for one thread. `track_virtual_loss` is for tree-parallel walks.
-    pub(crate) fn new(ucb: Ucb, track_virtual_loss: bool) -> Walker {
+    /// A walker for one thread. `track_virtual_loss` is for tree-parallel walks; `logging`
+    /// for playouts that learn from every move of an iteration (NAST, EPIC).
+    pub(crate) fn new(ucb: Ucb, track_virtual_loss: bool, logging: bool) -> Walker {
         let entry = match (track_virtual_loss, ucb.virtual_loss) {
             (false, _) | (true, 0) => Entry::Unmarked,
             (true, v) => Entry::Early(v),
@@ -153,6 +160,16 @@ impl Walker {
             } else {
                 1
             },
+            logging,
+            log: MoveLog::default(),
+        }
+    }
+
+    /// Logs the move with bit `bit` that `state` is about to play, if this walker logs.
+    #[inline]
+    fn note<G: Game>(&mut self, state: &G, bit: u32) {
+        if self.logging {
+            self.log.push(state, bit);
         }
     }
 
@@ -190,6 +207,7 @@ impl Walker {
         let entry = self.entry;
         self.path.clear();
         self.path.push(root);
+        self.log.clear();
         let mut node = root;
         // ISMCTS searches the information sets of the seat to move at the root.
         let observer = state.current_seat();
@@ -203,7 +221,11 @@ impl Walker {
             if W::AVAILABILITY && !state.next_move_seen_by(observer) {
                 // A move the searcher will never see is not a branch of its tree: it is drawn at
                 // random, like the hidden cards of the determinization.
-                state.play(moves.random(rng));
+                let mv = moves.random(rng);
+                if self.logging {
+                    self.note(state, bit_of::<G>(&moves, mv));
+                }
+                state.play(mv);
                 continue;
             }
             let legal = moves.bits();
@@ -231,6 +253,7 @@ impl Walker {
                 let child = tree.expand(node, mv, bit, seat, entry, possible, &mut self.slots);
                 tree.unlock(node);
                 if let Some(child) = child {
+                    self.note(state, bit);
                     state.play(mv);
                     self.path.push(child);
                 }
@@ -317,6 +340,7 @@ impl Walker {
             tree.lock(best.id);
             tree.enter(best.id, entry);
             // The move from its bit: playing it need not wait for the child's links to load.
+            self.note(state, best.bit);
             state.play(G::Moves::move_of_bit(best.bit));
             self.path.push(best.id);
             node = best.id;

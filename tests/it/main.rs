@@ -7,6 +7,7 @@ mod deal_uniformity;
 mod inference;
 mod information_sets;
 mod match_harness;
+mod nast;
 mod parsers;
 mod playout_policies;
 mod protocol;
