@@ -311,6 +311,11 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn tricks_completed(&self) -> Option<u32> {
         None
     }
+    /// The position drawn for people (a board game's grid), shown by replays and the engine's
+    /// `state`; `None` for games whose deal notation already reads well.
+    fn picture(&self) -> Option<String> {
+        None
+    }
 }
 
 /// Why no consistent deal could be sampled.
@@ -335,6 +340,9 @@ pub trait DealSampler<G>: Clone + Send + Sync {
 
 /// A game whose seats may not see everything.
 pub trait HiddenInfo: Game {
+    /// True for games with nothing hidden from anyone (Pentago-Swap): search agents then run
+    /// plain UCT on the true state, which is not cheating there.
+    const PERFECT_INFORMATION: bool = false;
     /// The sampler type for this game.
     type Sampler: DealSampler<Self>;
 

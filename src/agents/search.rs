@@ -72,7 +72,8 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
     }
 
     fn is_cheating(&self) -> bool {
-        self.searcher.config().algorithm == Algorithm::Uct
+        // Reading the true state of a game with nothing hidden is not cheating.
+        self.searcher.config().algorithm == Algorithm::Uct && !G::PERFECT_INFORMATION
     }
 
     fn search_trees(&self) -> Option<&[crate::search::Tree<G::Move>]> {
@@ -95,7 +96,13 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
         let budget = config.budget.unwrap_or(budget);
         // A true state always has a consistent deal; failing here is a bug in the game's sampler.
         const BAD_SAMPLER: &str = "the game's deal sampler rejected the true state's own view";
-        let result = match config.algorithm {
+        // With nothing hidden there is one world: ISMCTS and PIMC are UCT on the true state.
+        let algorithm = if G::PERFECT_INFORMATION {
+            Algorithm::Uct
+        } else {
+            config.algorithm
+        };
+        let result = match algorithm {
             Algorithm::Ismcts => {
                 let worlds = ismcts::worlds(&view).expect(BAD_SAMPLER);
                 self.searcher.run(&worlds, &budget, rng)

@@ -9,6 +9,7 @@ use crate::spec::{OptionDoc, Spec, SpecError};
 pub mod bisca;
 pub mod coinguess;
 pub mod hearts;
+pub mod pentago;
 pub mod portuguese;
 pub mod sueca;
 pub mod tricks;
@@ -16,6 +17,7 @@ pub mod tricks;
 pub use bisca::Bisca;
 pub use coinguess::CoinGuess;
 pub use hearts::Hearts;
+pub use pentago::Pentago;
 pub use sueca::Sueca;
 pub use tricks::Tricks;
 
@@ -75,6 +77,7 @@ pub fn all() -> Vec<GameInfo> {
         info::<Sueca>(),
         info::<Bisca>(),
         info::<Hearts>(),
+        info::<Pentago>(),
     ]
 }
 
@@ -92,6 +95,7 @@ pub fn dispatch<V: GameVisitor>(spec: &Spec, visitor: V) -> Result<V::Output, Sp
         Hearts::NAME => visit_with::<Hearts, V>(spec, visitor),
         Sueca::NAME => visit_with::<Sueca, V>(spec, visitor),
         Bisca::NAME => visit_with::<Bisca, V>(spec, visitor),
+        Pentago::NAME => visit_with::<Pentago, V>(spec, visitor),
         other => Err(SpecError(format!(
             "unknown game '{other}' (known: {})",
             all().iter().map(|g| g.name).collect::<Vec<_>>().join(", ")
