@@ -379,7 +379,12 @@ impl GameVisitor for NewGame {
             ),
             Setup::View { seat, deal, seed } => {
                 let mut rng = rng_from_seed(seed);
-                let state = fill_view::<G>(&config, &deal, &mut rng)?;
+                let state = if G::PERFECT_INFORMATION {
+                    // Nothing is hidden: a seat's view is the whole position.
+                    G::from_deal(&config, &deal).map_err(|e| e.to_string())?
+                } else {
+                    fill_view::<G>(&config, &deal, &mut rng)?
+                };
                 if seat >= state.num_seats() {
                     return Err(format!(
                         "seat {seat} does not exist: {} has seats 0 to {}",
@@ -728,6 +733,10 @@ impl<G: GameDef> Session for GameSession<G> {
         // Running points (tricks, card points, penalty points) come from played cards only.
         let points: Vec<f64> = (0..n).map(|s| self.state.score(s)).collect();
         m.insert("points".into(), json!(points));
+        // Board games: the position drawn for people (one string with newlines).
+        if let Some(picture) = self.state.picture() {
+            m.insert("board".into(), json!(picture));
+        }
         self.outcome(&mut m);
         if let Some(s) = seat {
             m.insert("seat".into(), json!(s));

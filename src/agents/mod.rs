@@ -7,6 +7,7 @@ use crate::game::{HiddenInfo, Rng, View};
 use crate::search::{Algorithm, Budget};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
+pub mod pentago;
 pub mod random;
 pub mod search;
 
@@ -75,6 +76,8 @@ pub fn all() -> Vec<AgentInfo> {
         search::ISMCTS_INFO,
         search::PIMC_INFO,
         search::UCT_INFO,
+        pentago::INFOS[0],
+        pentago::INFOS[1],
     ]
 }
 
@@ -88,6 +91,7 @@ pub fn build<G: HiddenInfo>(spec: &Spec) -> Result<Box<dyn Agent<G>>, SpecError>
             Algorithm::Pimc { dets: 0 },
         )?),
         "uct" => Box::new(SearchAgent::<G>::from_spec(spec, Algorithm::Uct)?),
+        name if pentago::is_pentago_agent(name) => pentago::build::<G>(spec)?,
         other => {
             return Err(SpecError(format!(
                 "unknown agent '{other}' (known: {})",

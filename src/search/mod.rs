@@ -8,6 +8,7 @@
 
 pub mod budget;
 pub mod config;
+pub(crate) mod graft;
 pub mod ismcts;
 mod leaf;
 mod parallel;

@@ -119,6 +119,19 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
         budget: &Budget,
         rng: &mut Rng,
     ) -> SearchResult<M> {
+        self.run_seeded(worlds, budget, rng, |_| {})
+    }
+
+    /// [`Searcher::run`], with `seed` called on the freshly reset tree before the search starts
+    /// (to put back statistics kept from an earlier search: tree reuse). Only searches with one
+    /// tree are seeded; root parallelism's trees start empty.
+    pub fn run_seeded<G: Game<Move = M>, W: Worlds<G>>(
+        &mut self,
+        worlds: &W,
+        budget: &Budget,
+        rng: &mut Rng,
+        seed: impl FnOnce(&mut Tree<M>),
+    ) -> SearchResult<M> {
         let budget = &Budget {
             iterations: Some(
                 budget
@@ -134,6 +147,9 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
             } else {
                 tree.reset(worlds.num_roots());
             }
+        }
+        if let [tree] = &mut self.trees[..] {
+            seed(tree);
         }
         let ucb = Ucb {
             c: self.config.c,

@@ -96,6 +96,9 @@ impl Walker {
     /// the thousands that the logarithm in UCB barely sees.
     pub(crate) const ROOT_BATCH: u32 = 8;
 
+    /// Uniform draws [`Walker::pick_untried`] tries in a large move set before its exact pass.
+    const UNTRIED_DRAWS: u32 = 16;
+
     /// A walker for one thread. `track_virtual_loss` is for tree-parallel walks.
     pub(crate) fn new(ucb: Ucb, track_virtual_loss: bool) -> Walker {
         let entry = match (track_virtual_loss, ucb.virtual_loss) {
@@ -258,6 +261,13 @@ impl Walker {
     }
 
     /// A uniformly random legal move that no compatible child has taken.
+    ///
+    /// The exact pass at the end tests every legal move against every child. With Pentago-Swap's
+    /// up to 216 moves that cost dominated the whole search, so sets of more than 64 moves first
+    /// draw up to [`Walker::UNTRIED_DRAWS`] uniform legal moves and keep the first untried one
+    /// (one scan of the children per draw). Each draw and the exact pass are uniform over the
+    /// untried moves, so the choice is too. Card games never have more than 64 moves: their
+    /// searches draw exactly as before.
     #[inline]
     fn pick_untried<G: Game, A: Access>(
         &self,
@@ -265,6 +275,14 @@ impl Walker {
         legal: &G::Moves,
         rng: &mut Rng,
     ) -> G::Move {
+        if legal.len() > 64 {
+            for _ in 0..Self::UNTRIED_DRAWS {
+                let mv = legal.random(rng);
+                if !self.compatible.iter().any(|&id| tree.node(id).mv() == mv) {
+                    return mv;
+                }
+            }
+        }
         let untried = legal.len() - self.compatible.len();
         let mut k = random_below(rng, untried as u32);
         let mut chosen = None;

@@ -130,7 +130,7 @@ impl Pentago {
     }
 
     /// The outcome of the current stones, checked as after a swap.
-    #[inline]
+    #[inline(always)]
     fn judge(&self) -> Outcome {
         match (has_five(self.stones[0]), has_five(self.stones[1])) {
             (true, true) => Outcome::Draw,

@@ -16,6 +16,19 @@ use super::tactics;
 /// A value for the side to move: −1 loss, 0 draw, +1 win.
 pub type Value = i8;
 
+/// The depth of a search to the end of the game.
+pub const EXACT: u32 = u32::MAX;
+
+/// The search depth of a proof `plies` plies long (odd, at least 3): the last ply is the
+/// check for a win at once that every node makes.
+fn plies_to_depth(plies: u32) -> u32 {
+    debug_assert!(
+        plies % 2 == 1 && plies >= 3,
+        "a proof ends with the prover's move"
+    );
+    plies - 1
+}
+
 /// One table entry: the position (mover's stones, opponent's stones) and bounds on its value.
 #[derive(Clone, Copy, Debug, Default)]
 struct Entry {
@@ -73,20 +86,57 @@ impl Solver {
     /// game not over), searching at most `limit` nodes.
     pub fn value(&mut self, me: u64, opp: u64, limit: u64) -> Option<Value> {
         self.start(limit);
-        self.negamax(me, opp, -1, 1).ok()
+        self.negamax(me, opp, -1, 1, EXACT).ok()
+    }
+
+    /// True when the side to move can force a win within `plies` plies (odd: its own move
+    /// last), whatever the opponent does; within `limit` nodes.
+    pub fn wins_within(&mut self, me: u64, opp: u64, plies: u32, limit: u64) -> Option<bool> {
+        self.start(limit);
+        // A null window: only "is it a win?" is asked, so every refutation cuts at once.
+        self.negamax(me, opp, 0, 1, plies_to_depth(plies))
+            .ok()
+            .map(|v| v == 1)
     }
 
     /// The value for the side to move and a move that achieves it, within `limit` nodes.
     pub fn best_move(&mut self, me: u64, opp: u64, limit: u64) -> Option<(Value, PentagoMove)> {
         self.start(limit);
-        let mut best: Option<(Value, PentagoMove)> = None;
-        let mut alpha = -2;
+        self.root(me, opp, -2, EXACT).flatten()
+    }
+
+    /// A move that forces a win within `plies` plies (odd), if there is one (`Some(None)` when
+    /// there is none), within `limit` nodes.
+    pub fn winning_move_within(
+        &mut self,
+        me: u64,
+        opp: u64,
+        plies: u32,
+        limit: u64,
+    ) -> Option<Option<PentagoMove>> {
+        self.start(limit);
+        // Starting at alpha 0 asks of each move only whether it wins.
+        let found = self.root(me, opp, 0, plies_to_depth(plies))?;
+        Some(found.filter(|&(v, _)| v == 1).map(|(_, mv)| mv))
+    }
+
+    /// The best root move better than `alpha` with `depth` plies below the root's moves (see
+    /// [`Solver::negamax`]): `Some(None)` when no move beats `alpha`, `None` out of nodes.
+    fn root(
+        &mut self,
+        me: u64,
+        opp: u64,
+        mut alpha: Value,
+        depth: u32,
+    ) -> Option<Option<(Value, PentagoMove)>> {
+        let mut best = None;
+        let next = if depth == EXACT { EXACT } else { depth - 1 };
         let r = self.for_each_move(me, opp, |solver, mv, outcome| {
             let v = match outcome {
                 Some(v) => v,
                 None => {
                     let (m, o) = super::Pentago::after(me, opp, mv);
-                    -solver.negamax(o, m, -1, -alpha.max(-1))?
+                    -solver.negamax(o, m, -1, -alpha.max(-1), next)?
                 }
             };
             if v > alpha {
@@ -95,14 +145,14 @@ impl Solver {
             }
             Ok(v == 1)
         });
-        r.ok().and(best)
+        r.ok().map(|()| best)
     }
 
     /// True when the position is worth at least `bound` to the side to move (a null-window test,
     /// cheaper than the exact value), within `limit` nodes.
     pub fn at_least(&mut self, me: u64, opp: u64, bound: Value, limit: u64) -> Option<bool> {
         self.start(limit);
-        self.negamax(me, opp, bound - 1, bound)
+        self.negamax(me, opp, bound - 1, bound, EXACT)
             .ok()
             .map(|v| v >= bound)
     }
@@ -157,12 +207,16 @@ impl Solver {
         Some((h >> 20) as usize & (self.table.len() - 1))
     }
 
+    /// The value for the mover within the window, searching `depth` more plies before the
+    /// check for a win at once (unproven leaves count 0); [`EXACT`] searches to the end and
+    /// is the only depth that uses the table.
     fn negamax(
         &mut self,
         me: u64,
         opp: u64,
         mut alpha: Value,
         mut beta: Value,
+        depth: u32,
     ) -> Result<Value, OutOfNodes> {
         self.nodes += 1;
         if self.nodes > self.limit {
@@ -171,7 +225,14 @@ impl Solver {
         if tactics::can_win(me, opp) {
             return Ok(1);
         }
-        let slot = self.slot(me, opp);
+        if depth == 0 {
+            return Ok(0);
+        }
+        let slot = if depth == EXACT {
+            self.slot(me, opp)
+        } else {
+            None
+        };
         let (alpha0, beta0) = (alpha, beta);
         if let Some(i) = slot
             && let Some((lo, hi)) = self.table[i].bounds(me, opp)
@@ -192,7 +253,8 @@ impl Solver {
                 Some(v) => v,
                 None => {
                     let (m, o) = super::Pentago::after(me, opp, mv);
-                    -solver.negamax(o, m, -beta, -alpha.max(best))?
+                    let next = if depth == EXACT { EXACT } else { depth - 1 };
+                    -solver.negamax(o, m, -beta, -alpha.max(best), next)?
                 }
             };
             best = best.max(v);
@@ -298,6 +360,61 @@ mod tests {
             seen.iter().all(|&n| n >= 20),
             "wins, draws and losses: {seen:?}"
         );
+    }
+
+    /// True when the mover of `p` can force a win within `plies` plies, by playing every line.
+    fn forced_win(p: &Pentago, plies: u32) -> bool {
+        let me = p.current_seat();
+        p.legal_moves().iter().any(|m| {
+            let mut q = *p;
+            q.play(m);
+            if q.is_terminal() {
+                return q.reward(me) == 1.0;
+            }
+            plies >= 3
+                && q.legal_moves().iter().all(|r| {
+                    let mut t = q;
+                    t.play(r);
+                    if t.is_terminal() {
+                        t.reward(me) == 1.0
+                    } else {
+                        forced_win(&t, plies - 2)
+                    }
+                })
+        })
+    }
+
+    #[test]
+    fn proofs_of_a_win_within_three_plies_agree_with_playing_every_line() {
+        let mut s = Solver::new(0);
+        let mut found = 0;
+        for p in endgames(7, 300, 21) {
+            let (me, opp) = p.mover_and_opponent();
+            if tactics::can_win(me, opp) {
+                continue;
+            }
+            let want = forced_win(&p, 3);
+            assert_eq!(s.wins_within(me, opp, 3, u64::MAX), Some(want), "{p:?}");
+            let mv = s.winning_move_within(me, opp, 3, u64::MAX).unwrap();
+            assert_eq!(mv.is_some(), want);
+            if let Some(mv) = mv {
+                found += 1;
+                // The move wins within three plies: every reply leaves a win at once.
+                let mut q = p;
+                q.play(mv);
+                assert!(!q.is_terminal());
+                let (o, m) = q.mover_and_opponent();
+                assert!(!tactics::can_win(o, m));
+                for r in q.legal_moves().iter() {
+                    let mut t = q;
+                    t.play(r);
+                    assert!(
+                        t.is_terminal() && t.reward(p.current_seat()) == 1.0 || t.mover_can_win()
+                    );
+                }
+            }
+        }
+        assert!(found >= 10, "{found}");
     }
 
     #[test]
