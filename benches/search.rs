@@ -1,6 +1,9 @@
 //! Search throughput: iterations per second of 10,000-iteration searches from each game's first
 //! decision with a choice, for every algorithm, and SO-ISMCTS in every parallel mode × {1, 2, 4} threads.
 //!
+//! On Pentago-Swap the strong player's time includes its root proofs (cheap on the empty board:
+//! nobody has four stones, so nothing can be proven).
+//!
 //! Games are taken by name from the registry (`games::all`) and built through
 //! `games::dispatch`, so a newly registered game appears here by itself. Filter with criterion's
 //! name filter, e.g. `cargo bench --bench search -- 'sueca/ismcts$'`.
@@ -11,15 +14,16 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 use cardsearch::agents;
 use cardsearch::game::rng_from_seed;
-use cardsearch::games::{self, GameDef, GameVisitor};
+use cardsearch::games::{self, GameDef, GameVisitor, Pentago};
 use cardsearch::harness::scaling::first_choice_position;
 use cardsearch::{Budget, Spec, View};
 
 /// Iterations per search.
 const ITERATIONS: u64 = 10_000;
 
-/// The agents: each algorithm sequentially, then SO-ISMCTS in every parallel mode.
-fn specs() -> Vec<String> {
+/// The agents: each algorithm sequentially, then SO-ISMCTS in every parallel mode (on
+/// Pentago-Swap, where nothing is hidden, all of them run as UCT), then a game's own agents.
+fn specs(game: &str) -> Vec<String> {
     let mut out = vec!["ismcts".to_string(), "pimc".to_string(), "uct".to_string()];
     for mode in ["root", "tree", "tree-locked", "leaf"] {
         for threads in [1, 2, 4] {
@@ -29,6 +33,17 @@ fn specs() -> Vec<String> {
     // Virtual loss off, against the default of 1 above.
     for mode in ["tree", "tree-locked"] {
         out.push(format!("ismcts:parallel={mode},threads=2,virtual_loss=0"));
+    }
+    if game == Pentago::NAME {
+        out.push(format!("pentago-student:iterations={ITERATIONS}"));
+        for mode in ["sequential", "tree"] {
+            for threads in [1, 2] {
+                if mode == "sequential" && threads > 1 {
+                    continue;
+                }
+                out.push(format!("pentago-strong:parallel={mode},threads={threads}"));
+            }
+        }
     }
     out
 }
@@ -47,7 +62,7 @@ impl GameVisitor for Bench<'_> {
         let mut group = self.c.benchmark_group(format!("search/{}", self.game));
         group.throughput(Throughput::Elements(ITERATIONS));
         group.sample_size(10);
-        for spec in specs() {
+        for spec in specs(G::NAME) {
             let parsed: Spec = spec.parse().unwrap();
             let mut agent = agents::build::<G>(&parsed).unwrap();
             let mut rng = rng_from_seed(7);

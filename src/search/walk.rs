@@ -26,7 +26,9 @@ pub(crate) struct Ucb {
 /// compatible children of the node being scanned.
 ///
 /// Both buffers are reused across iterations, so a walk allocates nothing once they have grown
-/// to the game's depth and branching (they start with room for 64 each).
+/// to the game's depth and branching. They start with room for a path of 64 nodes and 256
+/// children (more than any game's moves: Pentago-Swap has up to 216), so a walker made for one
+/// search does not grow them in it.
 #[derive(Debug)]
 pub(crate) struct Walker {
     ucb: Ucb,
@@ -110,7 +112,7 @@ impl Walker {
             ucb,
             entry,
             path: Vec::with_capacity(64),
-            compatible: Vec::with_capacity(64),
+            compatible: Vec::with_capacity(256),
             slots: Slots::default(),
             root_pending: 0,
             pending_root: NodeId::NONE,

@@ -314,7 +314,7 @@ impl PentagoAgent for StudentAgent {
                 }
             })
             .collect();
-        children.sort_by(|a, b| b.visits.cmp(&a.visits));
+        children.sort_by_key(|c| std::cmp::Reverse(c.visits));
         Decision {
             mv,
             iterations: done,

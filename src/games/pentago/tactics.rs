@@ -8,7 +8,7 @@
 //! at once with swap `s` when a virtual line of `s` holds four of its stones and an empty cell
 //! (or five of its stones already) and the opponent has no line after `s` (both is a draw).
 
-use super::board::{FULL, LINES, has_five, swap};
+use super::board::{FULL, LINES, QUADRANT, QUADRANT_OFFSET, has_five, swap};
 use super::moves::{PentagoMove, PentagoMoves};
 
 /// A line of five as it sits before a swap, with the swaps (bit `s`) that make it a line.
@@ -90,6 +90,97 @@ pub(crate) static VIRTUAL: [VirtualLine; NUM_VIRTUAL] = {
     }
     out
 };
+
+/// The board after moving each quadrant `q` to quadrant `to[q]` (cells keep their place inside
+/// the quadrant).
+const fn permute(x: u64, to: [usize; 4]) -> u64 {
+    let mut out = 0;
+    let mut q = 0;
+    while q < 4 {
+        let cells = x & QUADRANT[q];
+        let (from, dest) = (QUADRANT_OFFSET[q], QUADRANT_OFFSET[to[q]]);
+        out |= if dest >= from {
+            cells << (dest - from)
+        } else {
+            cells >> (from - dest)
+        };
+        q += 1;
+    }
+    out
+}
+
+/// The odd permutations of the four quadrants: the products of three swaps.
+const ODD_PERMUTATIONS: [[usize; 4]; 12] = {
+    let mut out = [[0; 4]; 12];
+    let mut n = 0;
+    let mut code = 0;
+    while code < 256 {
+        let p = [code & 3, code >> 2 & 3, code >> 4 & 3, code >> 6 & 3];
+        let distinct = p[0] != p[1]
+            && p[0] != p[2]
+            && p[0] != p[3]
+            && p[1] != p[2]
+            && p[1] != p[3]
+            && p[2] != p[3];
+        if distinct {
+            let mut inversions = 0;
+            let mut i = 0;
+            while i < 4 {
+                let mut j = i + 1;
+                while j < 4 {
+                    inversions += (p[i] > p[j]) as usize;
+                    j += 1;
+                }
+                i += 1;
+            }
+            if inversions % 2 == 1 {
+                out[n] = p;
+                n += 1;
+            }
+        }
+        code += 1;
+    }
+    assert!(n == 12);
+    out
+};
+
+/// The cells that become a line of five after some odd permutation of the quadrants, distinct.
+static ODD_LINES: [u64; 240] = {
+    let mut out = [0u64; 240];
+    let mut n = 0;
+    let mut p = 0;
+    while p < 12 {
+        let mut l = 0;
+        while l < 32 {
+            let cells = permute(LINES[l], ODD_PERMUTATIONS[p]);
+            let mut seen = false;
+            let mut i = 0;
+            while i < n {
+                seen |= out[i] == cells;
+                i += 1;
+            }
+            if !seen {
+                out[n] = cells;
+                n += 1;
+            }
+            l += 1;
+        }
+        p += 1;
+    }
+    assert!(n == 240);
+    out
+};
+
+/// False when the side with stones `me` cannot possibly win within three plies (its move, a
+/// reply, its move), whatever is played: three swaps move the quadrants by an odd permutation
+/// and add two of its stones, so some line must already hold three of its stones, and none of
+/// the opponent's, after one of those permutations. A cheap filter before a proof search.
+pub fn may_win_within_three(me: u64, opp: u64) -> bool {
+    me.count_ones() >= 3
+        && ODD_LINES
+            .iter()
+            .any(|&v| v & opp == 0 && (v & me).count_ones() >= 3)
+}
 
 /// The swaps after which `stones` form five in a row (bit `s` for swap `s`).
 #[inline]
@@ -203,6 +294,35 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn no_win_within_three_plies_escapes_the_filter() {
+        // Wherever a win within three plies is proven, the filter must let it through.
+        let mut rng = rng_from_seed(30);
+        let mut solver = super::super::solver::Solver::new(0);
+        let (mut proven, mut filtered) = (0, 0);
+        for _ in 0..3000 {
+            let mut p = Pentago::new();
+            let plies = 4 + crate::cards::random_below(&mut rng, 20);
+            for _ in 0..plies {
+                if p.is_terminal() {
+                    break;
+                }
+                p.play(p.legal_moves().random(&mut rng));
+            }
+            let (me, opp) = p.mover_and_opponent();
+            if p.is_terminal() || can_win(me, opp) {
+                continue;
+            }
+            let may = may_win_within_three(me, opp);
+            filtered += !may as u32;
+            if solver.wins_within(me, opp, 3, u64::MAX) == Some(true) {
+                proven += 1;
+                assert!(may, "{p:?}");
+            }
+        }
+        assert!(proven > 20 && filtered > 500, "{proven} {filtered}");
     }
 
     #[test]
