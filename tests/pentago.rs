@@ -317,6 +317,8 @@ fn the_strong_player_is_reproducible_and_reuses_its_tree() {
         })
         .find(needs_search)
         .expect("a reply that leaves a real choice");
+    // Its tree is open to inspection (`cardsearch replay --dump-tree`).
+    assert!(a.search_trees().is_some_and(|t| t[0].len() > 1000));
     let kept = decide(a.as_mut(), &q, Budget::iterations(1), 2);
     let fresh = decide(
         agent(&format!("{spec},reuse=false")).as_mut(),

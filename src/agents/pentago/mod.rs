@@ -12,9 +12,10 @@ use std::any::{Any, TypeId};
 use super::{Agent, AgentInfo, ChildStat, Decision};
 use crate::game::{HiddenInfo, Rng, View};
 use crate::games::pentago::{Pentago, PentagoMove};
-use crate::search::Budget;
+use crate::search::{Budget, Tree};
 use crate::spec::{Spec, SpecError};
 
+pub mod proofs;
 pub mod strong;
 pub mod student;
 pub mod tactical;
@@ -28,6 +29,11 @@ pub trait PentagoAgent: Send {
     fn spec(&self) -> String;
     /// Picks a move in `state` (not over; the seat to move is the agent's).
     fn choose(&mut self, state: &Pentago, budget: Budget, rng: &mut Rng) -> Decision<PentagoMove>;
+    /// The search trees of the last decision, for inspection; `None` for agents that keep none
+    /// in the shared arena.
+    fn search_trees(&self) -> Option<&[Tree<PentagoMove>]> {
+        None
+    }
 }
 
 /// Documentation of the Pentago-Swap agents.
@@ -67,6 +73,14 @@ fn same<X: Any, T: Any + Copy>(x: &X) -> T {
 impl<G: HiddenInfo, A: PentagoAgent> Agent<G> for OnPentago<A> {
     fn spec(&self) -> String {
         self.0.spec()
+    }
+
+    fn search_trees(&self) -> Option<&[Tree<G::Move>]> {
+        let trees = self.0.search_trees()?;
+        assert_eq!(TypeId::of::<G::Move>(), TypeId::of::<PentagoMove>());
+        // SAFETY: `G::Move` is `PentagoMove` (checked just above; `G` is `Pentago`, checked when
+        // the wrapper was built), so both slices have the same element type and layout.
+        Some(unsafe { &*(trees as *const [Tree<PentagoMove>] as *const [Tree<G::Move>]) })
     }
 
     fn choose(&mut self, view: View<'_, G>, budget: Budget, rng: &mut Rng) -> Decision<G::Move> {

@@ -27,10 +27,10 @@
 use std::time::{Duration, Instant};
 
 use super::PentagoAgent;
+use super::proofs;
 use super::tactical::{Rules, SYMMETRY_STONES, Tactical};
 use crate::agents::{AgentInfo, Decision};
 use crate::game::{Game, MoveSet, Rng};
-use crate::games::pentago::board::{FULL, has_five};
 use crate::games::pentago::solver::Solver;
 use crate::games::pentago::{Pentago, PentagoMove, PentagoMoves, symmetry, tactics};
 use crate::search::config::SEARCH_OPTIONS;
@@ -180,32 +180,11 @@ impl StrongAgent {
             moves = state.legal_moves();
         }
         if self.lookahead >= 3 {
-            let limit = self.solve_nodes;
-            // Three plies can only win from three stones in line (for some quadrant order).
-            let lookahead = self.lookahead;
-            let may_win = |me, opp| lookahead > 3 || tactics::may_win_within_three(me, opp);
-            if may_win(me, opp)
-                && let Some(Some(mv)) = self.solver.winning_move_within(me, opp, lookahead, limit)
-            {
+            let (plies, limit) = (self.lookahead, self.solve_nodes);
+            if let Some(mv) = proofs::forced_win(&mut self.solver, me, opp, plies, limit) {
                 return Err(mv);
             }
-            // Moves after which the opponent forces a win as quickly are dropped, unless all
-            // of them are.
-            let mut keep = PentagoMoves::EMPTY;
-            for mv in moves.iter() {
-                let (m, o) = Pentago::after(me, opp, mv);
-                let lost = !has_five(m)
-                    && !has_five(o)
-                    && (m | o) != FULL
-                    && may_win(o, m)
-                    && self.solver.wins_within(o, m, lookahead, limit) == Some(true);
-                if !lost {
-                    keep.insert(mv);
-                }
-            }
-            if !keep.is_empty() {
-                moves = keep;
-            }
+            moves = proofs::not_forced_losses(&mut self.solver, me, opp, moves, plies, limit);
         }
         if state.empty().count_ones() <= self.solve {
             match self.solver.best_move(me, opp, self.solve_nodes) {
@@ -292,6 +271,10 @@ impl StrongAgent {
 impl PentagoAgent for StrongAgent {
     fn spec(&self) -> String {
         format!("{}:{}", INFO.name, self.options_text())
+    }
+
+    fn search_trees(&self) -> Option<&[Tree<PentagoMove>]> {
+        Some(self.searcher.trees())
     }
 
     fn choose(&mut self, state: &Pentago, budget: Budget, rng: &mut Rng) -> Decision<PentagoMove> {
