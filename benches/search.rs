@@ -78,11 +78,13 @@ impl GameVisitor for Bench<'_> {
             let seat = state.current_seat();
             group.bench_function(&spec, |b| {
                 b.iter(|| {
-                    agent.choose(
-                        View::new(&state, seat),
-                        Budget::iterations(ITERATIONS),
-                        &mut rng,
-                    )
+                    agent
+                        .choose(
+                            View::new(&state, seat),
+                            Budget::iterations(ITERATIONS),
+                            &mut rng,
+                        )
+                        .expect("a legal position")
                 })
             });
         }

@@ -71,7 +71,9 @@ impl GameVisitor for Run<'_> {
             for r in 0..self.runs {
                 let mut rng = rng_from_seed(r as u64);
                 let start = Instant::now();
-                let d = agent.choose(View::new(&state, seat), self.budget, &mut rng);
+                let d = agent
+                    .choose(View::new(&state, seat), self.budget.clone(), &mut rng)
+                    .expect("a legal position");
                 let wall = start.elapsed();
                 iterations += d.iterations;
                 samples.push(if self.overshoot {
@@ -165,7 +167,7 @@ fn main() {
         });
         let run = Run {
             agents,
-            budget,
+            budget: budget.clone(),
             runs,
             overshoot,
             quiet,

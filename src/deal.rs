@@ -51,7 +51,7 @@ pub struct Holder {
 }
 
 /// Cards that every holder may take interchangeably: same signature.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct Group {
     cards: CardSet,
     /// Bit `h` set when holder `h` may take these cards.
@@ -68,7 +68,7 @@ struct Group {
 }
 
 /// One way to share a group's cards among its holders.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 struct Comp {
     /// Cards per holder, packed like the room.
     take: Packed,
@@ -79,7 +79,7 @@ struct Comp {
 }
 
 /// A prepared sampler for one observer's uncertainty.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ConstrainedDeal {
     unknown: CardSet,
     /// Cards every consistent split gives to the same holder.

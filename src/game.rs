@@ -311,6 +311,12 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn tricks_completed(&self) -> Option<u32> {
         None
     }
+    /// Whether `seat` will see which move the seat to move makes next. Most moves are seen by
+    /// everyone; a seat that cannot see one (another seat's Hearts pass) learns only that a move
+    /// was made, so information-set search does not branch on it for that seat.
+    fn next_move_seen_by(&self, _seat: Seat) -> bool {
+        true
+    }
     /// The position drawn for people (a board game's grid), shown by replays and the engine's
     /// `state`; `None` for games whose deal notation already reads well.
     fn picture(&self) -> Option<String> {
@@ -331,23 +337,85 @@ pub enum DealError {
 
 /// Draws full states uniformly among those consistent with one observer's information.
 ///
-/// Built once per decision ([`HiddenInfo::deal_sampler`]) so the counting work is shared by every
-/// sample of that decision; [`DealSampler::sample`] must not allocate.
+/// Built once per decision ([`InfoSet::sampler`]) from the information set alone, so the
+/// counting work is shared by every sample of that decision and nothing in it (its `Debug`
+/// included) can hold a card the observer has not seen. [`DealSampler::sample`] must not
+/// allocate.
 pub trait DealSampler<G>: Clone + Send + Sync {
     /// One consistent full state, uniformly at random.
     fn sample(&self, rng: &mut Rng) -> G;
+    /// How many full states are consistent (saturating at `u128::MAX`): 1 when the information
+    /// set determines the state, as in every game once all cards are played.
+    fn count(&self) -> u128;
+}
+
+/// One seat's information set: everything that seat knows about the game in progress, built
+/// from what it has seen and nothing else.
+///
+/// That is the seat's own cards, the cards it saw played, passed, received or drawn and by
+/// whom, public cards, hand and stock sizes, and every constraint the rules let it prove (voids
+/// and the other inferences each game documents). Two states the seat cannot tell apart have
+/// equal information sets, so everything built from one (samplers, agents' decisions) is the
+/// same for both. The true state never enters: a harness extracts the information set with
+/// [`HiddenInfo::info_set`], and a client that follows one seat (the engine's view mode)
+/// updates it move by move with [`InfoSet::observe`].
+pub trait InfoSet<G: Game>: Clone + std::fmt::Debug + PartialEq + Send + Sync {
+    /// The sampler of the states consistent with this information.
+    type Sampler: DealSampler<G> + std::fmt::Debug + PartialEq;
+
+    /// The seat whose knowledge this is.
+    fn observer(&self) -> Seat;
+    /// Number of seats.
+    fn num_seats(&self) -> usize;
+    /// The seat to move, when the observer knows it (in Hearts, after passing, the holder of
+    /// 2♣ leads, which the others learn only when it does); `None` once the game is over.
+    fn seat_to_move(&self) -> Option<Seat>;
+    /// True when the game is over.
+    fn is_terminal(&self) -> bool;
+    /// The observer's legal moves; meaningful when the observer is to move (legal moves are
+    /// then a function of its own cards and public facts).
+    fn legal_moves(&self) -> G::Moves;
+    /// Prepares exactly uniform sampling of the consistent states. An error is a proof that
+    /// no state is consistent, and says why.
+    fn sampler(&self) -> Result<Self::Sampler, DealError>;
+    /// Updates this information with a move by `seat` as the observer saw it: `mv` is `None`
+    /// when the observer cannot see which move it was (another seat's Hearts pass), and
+    /// `hand_after` is the observer's hand after the move when the move gave it cards only it
+    /// sees (a Bisca draw, the cards passed to it in Hearts). Consistency is decided exactly:
+    /// the update is refused, with the reason and the information left unchanged, unless some
+    /// state consistent with the information so far has `seat` to move with `mv` legal (and
+    /// leaves the observer holding `hand_after`).
+    fn observe(
+        &mut self,
+        seat: Seat,
+        mv: Option<G::Move>,
+        hand_after: Option<CardSet>,
+    ) -> Result<(), DealError>;
 }
 
 /// A game whose seats may not see everything.
 pub trait HiddenInfo: Game {
-    /// True for games with nothing hidden from anyone (Pentago-Swap): search agents then run
-    /// plain UCT on the true state, which is not cheating there.
+    /// True for games with nothing hidden from anyone (Pentago-Swap), known without a state: a
+    /// search agent's label (it reads no hidden card) is decided before it sees one. Such a game
+    /// sets this and uses [`PerfectInformation`] as its information set; search agents then run
+    /// plain UCT on the one world, the state itself.
     const PERFECT_INFORMATION: bool = false;
-    /// The sampler type for this game.
-    type Sampler: DealSampler<Self>;
+
+    /// What one seat knows.
+    type InfoSet: InfoSet<Self>;
+
+    /// The information set of `observer` in this state: what that seat has seen, nothing more.
+    fn info_set(&self, observer: Seat) -> Self::InfoSet;
+
+    /// True when no seat ever lacks information (every search then has one world).
+    fn is_perfect_information(&self) -> bool {
+        Self::PERFECT_INFORMATION
+    }
 
     /// A sampler of the states `observer` cannot tell apart from this one.
-    fn deal_sampler(&self, observer: Seat) -> Result<Self::Sampler, DealError>;
+    fn deal_sampler(&self, observer: Seat) -> Result<SamplerOf<Self>, DealError> {
+        self.info_set(observer).sampler()
+    }
 
     /// One determinization: a uniformly random state consistent with what `observer` knows.
     fn determinize(&self, observer: Seat, rng: &mut Rng) -> Result<Self, DealError> {
@@ -355,80 +423,176 @@ pub trait HiddenInfo: Game {
     }
 }
 
-/// The sampler of a perfect-information game (or of a state with nothing hidden from the
-/// observer): every sample is the state itself.
-#[derive(Clone, Debug)]
-pub struct KnownState<G>(pub G);
+/// The sampler type of a game's information sets.
+pub type SamplerOf<G> = <<G as HiddenInfo>::InfoSet as InfoSet<G>>::Sampler;
 
-impl<G: Clone + Send + Sync> DealSampler<G> for KnownState<G> {
-    #[inline]
-    fn sample(&self, _rng: &mut Rng) -> G {
-        self.0.clone()
-    }
-}
-
-/// What an agent may look at: the game as seen from one seat.
-///
-/// Everything a `View` offers is known to `observer`; the hidden cards are reachable only
-/// through [`View::true_state_cheating`], which cheating baselines must call by name.
-///
-/// ```compile_fail
-/// # use cardsearch::{View, games::Tricks, Rng};
-/// fn peek(view: &View<Tricks>) { let _ = view.state; } // the true state is private
-/// ```
-#[derive(Clone, Copy)]
-pub struct View<'a, G> {
-    state: &'a G,
+/// The information set of a game in which every seat sees everything: the state itself. Its
+/// sampler has one state to give.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PerfectInformation<G> {
+    state: G,
     observer: Seat,
 }
 
+impl<G> PerfectInformation<G> {
+    /// `observer`'s information set in `state`.
+    pub fn new(state: G, observer: Seat) -> PerfectInformation<G> {
+        PerfectInformation { state, observer }
+    }
+
+    /// The state, which every seat sees whole.
+    pub fn state(&self) -> &G {
+        &self.state
+    }
+}
+
+impl<G: Game + PartialEq> DealSampler<G> for PerfectInformation<G> {
+    #[inline]
+    fn sample(&self, _rng: &mut Rng) -> G {
+        self.state.clone()
+    }
+
+    fn count(&self) -> u128 {
+        1
+    }
+}
+
+impl<G: Game + PartialEq> InfoSet<G> for PerfectInformation<G> {
+    type Sampler = PerfectInformation<G>;
+
+    fn observer(&self) -> Seat {
+        self.observer
+    }
+
+    fn num_seats(&self) -> usize {
+        self.state.num_seats()
+    }
+
+    fn seat_to_move(&self) -> Option<Seat> {
+        (!self.state.is_terminal()).then(|| self.state.current_seat())
+    }
+
+    fn is_terminal(&self) -> bool {
+        self.state.is_terminal()
+    }
+
+    fn legal_moves(&self) -> G::Moves {
+        self.state.legal_moves()
+    }
+
+    fn sampler(&self) -> Result<Self, DealError> {
+        Ok(self.clone())
+    }
+
+    fn observe(
+        &mut self,
+        seat: Seat,
+        mv: Option<G::Move>,
+        hand_after: Option<CardSet>,
+    ) -> Result<(), DealError> {
+        check_mover(self.seat_to_move(), seat)?;
+        let Some(mv) = mv else {
+            return Err(DealError::Inconsistent(
+                "every move of this game is seen by every seat".into(),
+            ));
+        };
+        if hand_after.is_some() {
+            return Err(DealError::Inconsistent(
+                "this game has no hidden hands to report".into(),
+            ));
+        }
+        if !self.state.legal_moves().contains(mv) {
+            return Err(DealError::Inconsistent(format!(
+                "{mv} is not legal for seat {seat}"
+            )));
+        }
+        self.state.play(mv);
+        Ok(())
+    }
+}
+
+/// Checks that `seat` may move when the information set says `to_move` is to: errors when the
+/// game is over or another seat is known to be on move.
+pub fn check_mover(to_move: Option<Seat>, seat: Seat) -> Result<(), DealError> {
+    match to_move {
+        Some(s) if s != seat => Err(DealError::Inconsistent(format!(
+            "seat {seat} is not to move: seat {s} is"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// What an agent may look at: the game as one seat knows it.
+///
+/// A `View` holds that seat's [`InfoSet`]: its legal moves, its samplers and everything an
+/// agent reads come from there. A harness that holds the true state may also lend it, for
+/// cheating baselines only, through [`View::true_state_cheating`]; a view built from an
+/// information set alone (the engine's view mode) has no true state at all.
+///
+/// ```compile_fail
+/// # use cardsearch::{View, games::Tricks, Rng};
+/// fn peek(view: &View<Tricks>) { let _ = view.truth; } // the true state is private
+/// ```
+#[derive(Clone)]
+pub struct View<'a, G: HiddenInfo> {
+    info: G::InfoSet,
+    truth: Option<&'a G>,
+}
+
 impl<'a, G: HiddenInfo> View<'a, G> {
-    /// The view of `state` from `observer`'s seat.
+    /// `observer`'s view of `state`, with the true state lent for cheating baselines.
     pub fn new(state: &'a G, observer: Seat) -> View<'a, G> {
-        View { state, observer }
+        View {
+            info: state.info_set(observer),
+            truth: Some(state),
+        }
+    }
+
+    /// A view from an information set alone: there is no true state behind it.
+    pub fn from_info_set(info: G::InfoSet) -> View<'a, G> {
+        View { info, truth: None }
+    }
+
+    /// The observer's information set.
+    pub fn info_set(&self) -> &G::InfoSet {
+        &self.info
     }
 
     /// The seat this view belongs to.
     pub fn observer(&self) -> Seat {
-        self.observer
+        self.info.observer()
     }
 
     /// Number of seats.
     pub fn num_seats(&self) -> usize {
-        self.state.num_seats()
-    }
-
-    /// The seat to move.
-    pub fn current_seat(&self) -> Seat {
-        self.state.current_seat()
+        self.info.num_seats()
     }
 
     /// True when the game is over.
     pub fn is_terminal(&self) -> bool {
-        self.state.is_terminal()
+        self.info.is_terminal()
     }
 
-    /// The observer's legal moves. Only meaningful when the observer is to move: legal moves
-    /// are then a function of the observer's own hand and public information.
+    /// The observer's legal moves. Only meaningful when the observer is to move.
     pub fn legal_moves(&self) -> G::Moves {
-        debug_assert_eq!(self.state.current_seat(), self.observer);
-        self.state.legal_moves()
+        debug_assert_eq!(self.info.seat_to_move(), Some(self.observer()));
+        self.info.legal_moves()
     }
 
     /// A sampler of states consistent with the observer's information.
-    pub fn deal_sampler(&self) -> Result<G::Sampler, DealError> {
-        self.state.deal_sampler(self.observer)
+    pub fn deal_sampler(&self) -> Result<SamplerOf<G>, DealError> {
+        self.info.sampler()
     }
 
     /// One uniformly random state consistent with the observer's information.
     pub fn determinize(&self, rng: &mut Rng) -> Result<G, DealError> {
-        self.state.determinize(self.observer, rng)
+        Ok(self.info.sampler()?.sample(rng))
     }
 
-    /// The true state, hidden cards included. Only cheating baselines may call this, and every
-    /// agent that does reports itself as cheating.
-    pub fn true_state_cheating(&self) -> &'a G {
-        self.state
+    /// The true state, hidden cards included, when the harness lent it. Only cheating
+    /// baselines may call this, and every agent that does reports itself as cheating.
+    pub fn true_state_cheating(&self) -> Option<&'a G> {
+        self.truth
     }
 }
 

@@ -1,10 +1,10 @@
 //! # cardsearch
 //!
-//! Monte Carlo tree search for hidden-information card games (and one board game), built to be
-//! fast on every core and to measure itself honestly.
+//! Monte Carlo tree search for hidden-information card games, built to be fast on every core and
+//! to measure itself honestly.
 //!
 //! - [`cards`]: `Card`, `Suit`, `Rank` and the `CardSet` bitboard.
-//! - [`game`]: the `Game` / `HiddenInfo` traits and the agent's restricted `View`.
+//! - [`game`]: the `Game` / `HiddenInfo` traits, each seat's `InfoSet` and the agent's `View`.
 //! - [`deal`]: exactly uniform constrained deal sampling (determinization).
 //! - [`games`]: the games and the registry that builds them from specs.
 //! - [`search`]: the arena tree and the search algorithms.
@@ -13,19 +13,21 @@
 #![deny(missing_docs)]
 
 pub mod agents;
+pub mod allocator;
 pub mod cards;
 pub mod cli;
 pub mod deal;
 pub mod game;
 pub mod games;
 pub mod harness;
+pub mod limits;
 pub mod protocol;
 pub mod search;
 pub mod spec;
 
 pub use agents::{Agent, Decision};
 pub use cards::{Card, CardParseError, CardSet, Rank, Suit};
-pub use game::{DealError, DealSampler, Game, HiddenInfo, MoveSet, Rng, Seat, View};
+pub use game::{DealError, DealSampler, Game, HiddenInfo, InfoSet, MoveSet, Rng, Seat, View};
 pub use games::{GameDef, GameVisitor};
 pub use search::Budget;
 pub use spec::{Spec, SpecError};

@@ -4,5 +4,6 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
+    cardsearch::allocator::return_memory_promptly();
     std::process::exit(cardsearch::cli::run());
 }

@@ -135,3 +135,166 @@ fn scale_rejects_bad_modes_and_thread_counts() {
     assert_clean_error(&["scale", "--threads", "1,0", "--quiet"], "threads");
     assert_clean_error(&["scale", "--threads", "two", "--quiet"], "two");
 }
+
+#[test]
+fn every_number_has_a_ceiling_checked_before_any_work() {
+    let max = u64::MAX.to_string();
+    assert_clean_error(&["match", "--deals", &max], "deals");
+    assert_clean_error(&["match", "--time-ms", &max], "time-ms");
+    assert_clean_error(&["match", "--iterations", &max], "iterations");
+    assert_clean_error(&["match", "--jobs", "100000"], "jobs");
+    assert_clean_error(
+        &["match", "--a", &format!("ismcts:iterations={max}")],
+        "iterations",
+    );
+    assert_clean_error(&["match", "--a", "ismcts:time_ms=86400001"], "time_ms");
+    assert_clean_error(&["match", "--a", "pimc:dets=268435455"], "dets");
+    assert_clean_error(
+        &["match", "--a", "ismcts:parallel=root,threads=257"],
+        "threads",
+    );
+    assert_clean_error(&["match", "--a", "ismcts:c=1e300"], "c=");
+    assert_clean_error(&["profile", "--seconds", "1e300"], "seconds");
+    assert_clean_error(&["profile", "--seconds", "NaN"], "seconds");
+    assert_clean_error(&["scale", "--agent", "ismcts:bogus=1"], "bogus");
+    assert_clean_error(&["scale", "--threads", "1,4000"], "threads");
+    assert_clean_error(&["scale", "--modes", "root,sideways"], "sideways");
+}
+
+#[test]
+fn merge_never_allocates_by_an_index_it_reads() {
+    let dir = std::env::temp_dir().join(format!("cardsearch-merge-big-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("g.jsonl");
+    let out = cardsearch(&[
+        "match",
+        "--deals",
+        "1",
+        "--iterations",
+        "10",
+        "--quiet",
+        "--out",
+        log.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    let text = std::fs::read_to_string(&log).unwrap();
+    // The last game claims to be deal 10^15; a list of the missing deals would not fit in
+    // memory, and an index that large is not a match this engine can play.
+    let far = text
+        .lines()
+        .last()
+        .unwrap()
+        .replace("\"deal_index\":0", "\"deal_index\":1000000000000000");
+    std::fs::write(&log, format!("{text}{far}\n")).unwrap();
+    assert_clean_error(&["merge", log.to_str().unwrap()], "deal_index");
+    // A far but playable index merges, reporting the gap as one run.
+    let near = text
+        .lines()
+        .last()
+        .unwrap()
+        .replace("\"deal_index\":0", "\"deal_index\":900000000");
+    std::fs::write(&log, format!("{text}{near}\n")).unwrap();
+    let out = cardsearch(&["merge", log.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("1–899999999"), "{stderr}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_ends_a_billion_deal_match_with_whole_games_and_a_report() {
+    use std::process::Stdio;
+    let dir = std::env::temp_dir().join(format!("cardsearch-sigint-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("g.jsonl");
+    // A billion deals: the match must start at once (deals are not listed up front).
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_cardsearch"))
+        .args([
+            "match",
+            "--deals",
+            "1000000000",
+            "--iterations",
+            "200",
+            "--jobs",
+            "2",
+            "--quiet",
+            "--out",
+            log.to_str().unwrap(),
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait for the first games, then interrupt as a terminal's Ctrl-C does.
+    for _ in 0..600 {
+        if std::fs::metadata(&log).is_ok_and(|m| m.len() > 0) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("INTERRUPTED"), "{stdout}");
+    assert!(stdout.contains("A mean score"), "{stdout}");
+    // Every line of the log is a whole game.
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(!text.is_empty());
+    for line in text.lines() {
+        cardsearch::harness::log::parse_record(line).expect("a whole game");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[cfg(unix)]
+#[test]
+fn kill_9_leaves_a_log_of_whole_games() {
+    use std::process::Stdio;
+    let dir = std::env::temp_dir().join(format!("cardsearch-kill-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("g.jsonl");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_cardsearch"))
+        .args([
+            "match",
+            "--game",
+            "hearts",
+            "--deals",
+            "100000",
+            "--iterations",
+            "50",
+            "--jobs",
+            "2",
+            "--quiet",
+            "--out",
+            log.to_str().unwrap(),
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it while games are being written: once the log has some, at a moment not chosen.
+    for _ in 0..600 {
+        if std::fs::metadata(&log).is_ok_and(|m| m.len() > 20_000) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.ends_with('\n'), "the last game is whole");
+    for line in text.lines() {
+        cardsearch::harness::log::parse_record(line).expect("a whole game");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

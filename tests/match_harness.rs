@@ -37,6 +37,7 @@ fn config(game: &str, a: &str, b: &str, deals: u64, jobs: usize) -> MatchConfig 
         lineup: Lineup::TwoVsTwo,
         shard: None,
         sprt: None,
+        stop: None,
     }
 }
 

@@ -29,6 +29,7 @@ fn decide(
         budget,
         &mut rng_from_seed(seed),
     )
+    .unwrap()
 }
 
 /// The result of `mv` for the side that played it, if it ends the game: 1, 0.5 or 0.
@@ -214,31 +215,14 @@ fn the_student_opens_as_its_report_says() {
     let empty = Pentago::new();
     let d = decide(a.as_mut(), &empty, Budget::iterations(1), 0);
     assert_eq!((d.mv.to_string(), d.iterations), ("1,1:13".to_string(), 0));
-    // As second player: the first free quadrant centre.
-    let mut p = empty;
-    p.play("4,4:01".parse().unwrap());
-    assert_eq!(
-        decide(a.as_mut(), &p, Budget::iterations(1), 0)
-            .mv
-            .to_string(),
-        "1,1:01"
-    );
-    let mut p = empty;
-    p.play("1,1:01".parse().unwrap()); // lands on (1,4)
-    assert_eq!(
-        decide(a.as_mut(), &p, Budget::iterations(1), 0)
-            .mv
-            .to_string(),
-        "1,1:01"
-    );
-    let mut p = empty;
-    p.play("1,1:03".parse().unwrap()); // lands on (4,4)
-    assert_eq!(
-        decide(a.as_mut(), &p, Budget::iterations(1), 0)
-            .mv
-            .to_string(),
-        "1,1:01"
-    );
+    // As second player: the first free quadrant centre. `1,1:01` lands on (1,4) and `1,1:03`
+    // on (4,4): the first centre, (1,1), stays free every time.
+    for first in ["4,4:01", "1,1:01", "1,1:03"] {
+        let mut p = empty;
+        p.play(first.parse().unwrap());
+        let d = decide(a.as_mut(), &p, Budget::iterations(1), 0);
+        assert_eq!(d.mv.to_string(), "1,1:01", "after {first}");
+    }
     // Its own budget: 1500 ms unless its spec says otherwise.
     assert!(agent("pentago-student").spec().contains("time_ms=1500"));
     assert!(
@@ -362,6 +346,14 @@ fn the_engine_draws_the_board_and_takes_a_position_as_a_view() {
         r#"{"cmd":"go","agent":"pentago-strong","iterations":300,"seed":1}"#,
     );
     assert!(g["move"].is_string(), "{g}");
+    // `uct` too: it reads no hidden card here, so a view is enough for it.
+    for spec in ["uct", "pimc", "pentago-student:iterations=300"] {
+        let g = reply(
+            &mut e,
+            &format!(r#"{{"cmd":"go","agent":"{spec}","iterations":300,"seed":1}}"#),
+        );
+        assert!(g["move"].is_string(), "{spec}: {g}");
+    }
     let bad = reply(&mut e, r#"{"cmd":"play","move":"9,9:01"}"#);
     assert!(bad["error"].as_str().unwrap().contains("row"), "{bad}");
 }

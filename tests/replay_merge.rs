@@ -51,6 +51,7 @@ fn config(game: &str, a: &str, b: &str, deals: u64, shard: Option<(u64, u64)>) -
         lineup: Default::default(),
         shard,
         sprt: None,
+        stop: None,
     }
 }
 
@@ -97,7 +98,10 @@ fn check_shards_merge_to_the_whole(game: &str, a: &str, b: &str, deals: u64, nam
     let merged = merge_records(&some).unwrap();
     assert_eq!(
         merged.missing,
-        (0..deals - 1).filter(|d| d % 3 == 1).collect::<Vec<_>>()
+        (0..deals - 1)
+            .filter(|d| d % 3 == 1)
+            .map(|d| d..d + 1)
+            .collect::<Vec<_>>()
     );
     let mut other = records.clone();
     other[3].record.seed += 1;

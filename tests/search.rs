@@ -19,11 +19,13 @@ fn decide<G: HiddenInfo>(
     seed: u64,
 ) -> Decision<G::Move> {
     let view = View::new(state, state.current_seat());
-    agent.choose(
-        view,
-        Budget::iterations(iterations),
-        &mut rng_from_seed(seed),
-    )
+    agent
+        .choose(
+            view,
+            Budget::iterations(iterations),
+            &mut rng_from_seed(seed),
+        )
+        .expect("a search from a legal position decides")
 }
 
 /// The sequential agents, and the parallel modes whose result is a function of the seed when the
@@ -235,6 +237,22 @@ fn a_full_tree_keeps_searching() {
     assert_eq!(d.iterations, 500);
     assert_eq!(d.children.len(), 1);
     assert!(state.legal_moves().contains(d.mv));
+    assert!(d.tree_full, "the decision says the tree filled");
+    assert_eq!(d.nodes, 2);
+    // An arena sized from the budget never fills: at most one node per iteration.
+    for spec in [
+        "ismcts",
+        "ismcts:parallel=tree,threads=2",
+        "pimc:parallel=root,threads=2",
+    ] {
+        let d = decide(agent::<Tricks>(spec).as_mut(), &state, 5000, 1);
+        assert!(!d.tree_full, "{spec}");
+        assert!(
+            d.nodes > 1 && d.nodes <= 5000 + 20,
+            "{spec}: {} nodes",
+            d.nodes
+        );
+    }
 }
 
 #[test]
@@ -337,14 +355,18 @@ impl games::GameVisitor for EveryMode {
                 let mut a = agent::<G>(&spec);
                 for (i, state) in positions.iter().enumerate() {
                     let view = || View::new(state, state.current_seat());
-                    let d = a.choose(
-                        view(),
-                        Budget::iterations(300),
-                        &mut rng_from_seed(i as u64),
-                    );
+                    let d = a
+                        .choose(
+                            view(),
+                            Budget::iterations(300),
+                            &mut rng_from_seed(i as u64),
+                        )
+                        .unwrap();
                     check(&spec, state, &d);
                     assert_eq!(d.iterations, 300, "{} {spec}", G::NAME);
-                    let d = a.choose(view(), Budget::millis(2), &mut rng_from_seed(i as u64));
+                    let d = a
+                        .choose(view(), Budget::millis(2), &mut rng_from_seed(i as u64))
+                        .unwrap();
                     check(&spec, state, &d);
                 }
             }
@@ -398,4 +420,82 @@ fn thousands_of_short_shared_tree_searches_account_for_every_iteration() {
             assert_eq!(d.iterations, 40 + i % 50, "{spec}");
         }
     }
+}
+
+/// Tricks whose `play` panics on the `PANIC_AT`-th call: a stand-in for a bug in a game.
+#[derive(Clone, Debug, PartialEq)]
+struct Faulty(Tricks);
+
+static PLAYS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+static PANIC_AT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(u64::MAX);
+
+impl Game for Faulty {
+    type Move = Card;
+    type Moves = CardSet;
+    fn num_seats(&self) -> usize {
+        2
+    }
+    fn current_seat(&self) -> usize {
+        self.0.current_seat()
+    }
+    fn legal_moves(&self) -> CardSet {
+        self.0.legal_moves()
+    }
+    fn play(&mut self, mv: Card) {
+        use std::sync::atomic::Ordering::Relaxed;
+        if PLAYS.fetch_add(1, Relaxed) == PANIC_AT.load(Relaxed) {
+            panic!("a bug in the game");
+        }
+        self.0.play(mv)
+    }
+    fn is_terminal(&self) -> bool {
+        self.0.is_terminal()
+    }
+    fn reward(&self, seat: usize) -> f64 {
+        self.0.reward(seat)
+    }
+    fn score(&self, seat: usize) -> f64 {
+        self.0.score(seat)
+    }
+    fn parse_move(&self, text: &str) -> Result<Card, String> {
+        self.0.parse_move(text)
+    }
+}
+
+impl HiddenInfo for Faulty {
+    type InfoSet = cardsearch::game::PerfectInformation<Faulty>;
+    fn info_set(&self, observer: usize) -> Self::InfoSet {
+        cardsearch::game::PerfectInformation::new(self.clone(), observer)
+    }
+}
+
+#[test]
+fn a_panic_in_a_locked_tree_search_ends_the_search_instead_of_hanging_it() {
+    use std::sync::atomic::Ordering::Relaxed;
+    // Without the lock released, the other thread would wait forever: a watchdog turns that
+    // hang into a failure.
+    let finished = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let watch = finished.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_secs(60));
+        if !watch.load(Relaxed) {
+            eprintln!("a panicking tree-locked search hung");
+            std::process::abort();
+        }
+    });
+    let state = Faulty(Tricks::new_game(&(), &mut rng_from_seed(3)));
+    let mut caught = 0;
+    for at in (50..2000).step_by(37) {
+        let mut a = agent::<Faulty>("ismcts:parallel=tree-locked,threads=2");
+        PLAYS.store(0, Relaxed);
+        PANIC_AT.store(at, Relaxed);
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            decide(a.as_mut(), &state, 100_000, at)
+        }));
+        caught += run.is_err() as u32;
+    }
+    PANIC_AT.store(u64::MAX, Relaxed);
+    finished.store(true, Relaxed);
+    // Every search reached its panic (100,000 iterations play far more than 2,000 moves).
+    assert_eq!(caught, (50..2000).step_by(37).count() as u32);
 }

@@ -65,11 +65,13 @@ impl GameVisitor for Check {
             let mut agent = agents::build::<G>(&spec.parse::<Spec>().unwrap()).unwrap();
             let mut count = |iterations: u64| {
                 let before = ALLOCATIONS.load(Relaxed);
-                let d = agent.choose(
-                    View::new(&state, seat),
-                    Budget::iterations(iterations),
-                    &mut rng_from_seed(1),
-                );
+                let d = agent
+                    .choose(
+                        View::new(&state, seat),
+                        Budget::iterations(iterations),
+                        &mut rng_from_seed(1),
+                    )
+                    .unwrap();
                 assert_eq!(d.iterations, iterations);
                 ALLOCATIONS.load(Relaxed) - before
             };
@@ -81,7 +83,9 @@ impl GameVisitor for Check {
             } else {
                 100
             };
-            count(short_n); // warm-up: buffers reach their working size
+            // Warm-up: buffers reach their working size, and the arena the size the longer
+            // search needs (arenas are sized from the budget once, before the search).
+            count(20_000);
             let (short, long) = (count(short_n), count(20_000));
             if spec.contains("parallel") {
                 // The pool's own machinery allocates a little now and then, independently of
@@ -122,11 +126,13 @@ fn pentago_agents() {
         |spec: &str| -> Boxed { agents::build::<Pentago>(&spec.parse::<Spec>().unwrap()).unwrap() };
     let count = |agent: &mut Boxed, iterations: u64| {
         let before = ALLOCATIONS.load(Relaxed);
-        let d = agent.choose(
-            View::new(&state, 0),
-            Budget::iterations(iterations),
-            &mut rng_from_seed(1),
-        );
+        let d = agent
+            .choose(
+                View::new(&state, 0),
+                Budget::iterations(iterations),
+                &mut rng_from_seed(1),
+            )
+            .unwrap();
         assert_eq!(d.iterations, iterations, "{}", agent.spec());
         ALLOCATIONS.load(Relaxed) - before
     };
@@ -144,7 +150,8 @@ fn pentago_agents() {
         "pentago-strong:parallel=root,threads=2",
     ] {
         let mut agent = build(spec);
-        count(&mut agent, 1000);
+        count(&mut agent, 20_000); // warm-up, as above
+
         let (short, long) = (count(&mut agent, 1000), count(&mut agent, 20_000));
         // As above: a parallel search's pool allocates a few times on its own.
         let slack = if spec.contains("parallel") { 4 } else { 0 };

@@ -3,8 +3,10 @@
 
 use std::time::Duration;
 
-use crate::game::{HiddenInfo, Rng, View};
+use crate::game::{DealError, HiddenInfo, Rng, View};
 use crate::search::{Algorithm, Budget};
+
+pub use crate::search::ChildStat;
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 pub mod pentago;
@@ -13,19 +15,6 @@ pub mod search;
 
 pub use random::RandomAgent;
 pub use search::SearchAgent;
-
-/// Search statistics of one root move.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ChildStat<M> {
-    /// The move.
-    pub mv: M,
-    /// Visits (summed over trees where there are several).
-    pub visits: u64,
-    /// Times the move was available at the root (ISMCTS), else equal to the parent's visits.
-    pub availability: u64,
-    /// Mean reward for the mover.
-    pub mean: f64,
-}
 
 /// What an agent decided and what it cost.
 #[derive(Clone, Debug)]
@@ -38,6 +27,38 @@ pub struct Decision<M> {
     pub elapsed: Duration,
     /// Root statistics, most visited first (empty for agents that do not search).
     pub children: Vec<ChildStat<M>>,
+    /// Search tree nodes in use at the end of the decision, over all trees (0 without a tree).
+    pub nodes: u64,
+    /// True when a tree ran out of room during the search and stopped growing.
+    pub tree_full: bool,
+}
+
+impl<M> Decision<M> {
+    /// A decision made without searching: no iterations, no tree.
+    pub fn without_search(mv: M, elapsed: Duration) -> Decision<M> {
+        Decision {
+            mv,
+            iterations: 0,
+            elapsed,
+            children: Vec::new(),
+            nodes: 0,
+            tree_full: false,
+        }
+    }
+}
+
+/// Why an agent could not decide.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum AgentError {
+    /// The view's information admits no state: it is self-contradictory.
+    #[error(transparent)]
+    NoConsistentDeal(#[from] DealError),
+    /// The agent reads the true state (a cheating baseline) and the view has none to lend.
+    #[error("agent {0} reads hidden cards, and this view has only one seat's information")]
+    NeedsTrueState(String),
+    /// The search could not get what it needs (memory for its tree).
+    #[error("{0}")]
+    Resources(String),
 }
 
 /// A player. `choose` is called only when the view's observer is to move.
@@ -48,14 +69,24 @@ pub trait Agent<G: HiddenInfo>: Send {
     fn is_cheating(&self) -> bool {
         false
     }
+    /// Gives back the memory the last decision's search trees hold (they are sized again by
+    /// the next search). A harness that keeps an agent between decisions (the engine protocol)
+    /// calls it after each one; a match, whose next decision comes at once, does not.
+    fn release_memory(&mut self) {}
     /// The search trees of the last decision, read-only, for inspection; `None` for agents
     /// that keep none.
     fn search_trees(&self) -> Option<&[crate::search::Tree<G::Move>]> {
         None
     }
     /// Picks a move. `budget` is the match's default; an agent whose spec sets its own budget
-    /// uses that instead.
-    fn choose(&mut self, view: View<'_, G>, budget: Budget, rng: &mut Rng) -> Decision<G::Move>;
+    /// uses that instead. The budget's time includes whatever the agent prepares (samplers,
+    /// determinizations) before searching.
+    fn choose(
+        &mut self,
+        view: View<'_, G>,
+        budget: Budget,
+        rng: &mut Rng,
+    ) -> Result<Decision<G::Move>, AgentError>;
 }
 
 /// Name, description and options of one agent kind.
@@ -88,7 +119,10 @@ pub fn build<G: HiddenInfo>(spec: &Spec) -> Result<Box<dyn Agent<G>>, SpecError>
         "ismcts" => Box::new(SearchAgent::<G>::from_spec(spec, Algorithm::Ismcts)?),
         "pimc" => Box::new(SearchAgent::<G>::from_spec(
             spec,
-            Algorithm::Pimc { dets: 0 },
+            Algorithm::Pimc {
+                dets: 0,
+                vote: false,
+            },
         )?),
         "uct" => Box::new(SearchAgent::<G>::from_spec(spec, Algorithm::Uct)?),
         name if pentago::is_pentago_agent(name) => pentago::build::<G>(spec)?,

@@ -2,7 +2,7 @@
 
 use std::time::Instant;
 
-use super::{Agent, AgentInfo, Decision};
+use super::{Agent, AgentError, AgentInfo, Decision};
 use crate::game::{HiddenInfo, MoveSet, Rng, View};
 use crate::search::Budget;
 
@@ -22,14 +22,14 @@ impl<G: HiddenInfo> Agent<G> for RandomAgent {
         "random".to_string()
     }
 
-    fn choose(&mut self, view: View<'_, G>, _budget: Budget, rng: &mut Rng) -> Decision<G::Move> {
+    fn choose(
+        &mut self,
+        view: View<'_, G>,
+        _budget: Budget,
+        rng: &mut Rng,
+    ) -> Result<Decision<G::Move>, AgentError> {
         let start = Instant::now();
         let mv = view.legal_moves().random(rng);
-        Decision {
-            mv,
-            iterations: 0,
-            elapsed: start.elapsed(),
-            children: Vec::new(),
-        }
+        Ok(Decision::without_search(mv, start.elapsed()))
     }
 }

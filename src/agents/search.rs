@@ -2,9 +2,10 @@
 
 use std::time::Instant;
 
-use super::{Agent, AgentInfo, Decision};
+use super::{Agent, AgentError, AgentInfo, Decision};
 use crate::game::{HiddenInfo, MoveSet, Rng, View};
 use crate::search::config::{PIMC_OPTIONS, SEARCH_OPTIONS};
+use crate::search::worlds::Fixed;
 use crate::search::{Algorithm, Budget, SearchConfig, Searcher, ismcts, pimc, uct};
 use crate::spec::{Spec, SpecError};
 
@@ -76,27 +77,34 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
         self.searcher.config().algorithm == Algorithm::Uct && !G::PERFECT_INFORMATION
     }
 
+    fn release_memory(&mut self) {
+        self.searcher.release_memory();
+    }
+
     fn search_trees(&self) -> Option<&[crate::search::Tree<G::Move>]> {
         Some(self.searcher.trees())
     }
 
-    fn choose(&mut self, view: View<'_, G>, budget: Budget, rng: &mut Rng) -> Decision<G::Move> {
+    fn choose(
+        &mut self,
+        view: View<'_, G>,
+        budget: Budget,
+        rng: &mut Rng,
+    ) -> Result<Decision<G::Move>, AgentError> {
         let start = Instant::now();
+        if Agent::<G>::is_cheating(self) && view.true_state_cheating().is_none() {
+            return Err(AgentError::NeedsTrueState(Agent::<G>::spec(self)));
+        }
         let legal = view.legal_moves();
         if legal.len() == 1 {
             // A forced move: searching would spend the budget to learn nothing.
-            return Decision {
-                mv: legal.nth(0),
-                iterations: 0,
-                elapsed: start.elapsed(),
-                children: Vec::new(),
-            };
+            return Ok(Decision::without_search(legal.nth(0), start.elapsed()));
         }
         let config = self.searcher.config();
-        let budget = config.budget.unwrap_or(budget);
-        // A true state always has a consistent deal; failing here is a bug in the game's sampler.
-        const BAD_SAMPLER: &str = "the game's deal sampler rejected the true state's own view";
-        // With nothing hidden there is one world: ISMCTS and PIMC are UCT on the true state.
+        // The spec's own budget replaces the caller's limits; the caller's stop signal stays.
+        let budget = budget.replaced_by(config.budget.as_ref());
+        // With nothing hidden there is one world, the state itself: ISMCTS and PIMC are UCT on
+        // it, and UCT reads nothing hidden.
         let algorithm = if G::PERFECT_INFORMATION {
             Algorithm::Uct
         } else {
@@ -104,25 +112,47 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
         };
         let result = match algorithm {
             Algorithm::Ismcts => {
-                let worlds = ismcts::worlds(&view).expect(BAD_SAMPLER);
-                self.searcher.run(&worlds, &budget, rng)
+                let worlds = ismcts::worlds(&view)?;
+                self.searcher.run(&worlds, &charged(budget, start), rng)
             }
             Algorithm::Uct => {
-                let worlds = uct::worlds_cheating(&view);
-                self.searcher.run(&worlds, &budget, rng)
+                let worlds = if G::PERFECT_INFORMATION {
+                    Fixed(vec![view.determinize(rng)?])
+                } else {
+                    uct::worlds_cheating(&view)
+                        .ok_or_else(|| AgentError::NeedsTrueState(Agent::<G>::spec(self)))?
+                };
+                self.searcher.run(&worlds, &charged(budget, start), rng)
             }
-            Algorithm::Pimc { dets } => {
-                let worlds = pimc::worlds(&view, dets, rng).expect(BAD_SAMPLER);
-                self.searcher.run(&worlds, &budget, rng)
+            Algorithm::Pimc { dets, .. } => {
+                let worlds = pimc::worlds(&view, dets, rng)?;
+                self.searcher.run(&worlds, &charged(budget, start), rng)
             }
-        };
+        }
+        .map_err(|e| AgentError::Resources(format!("{}: {e}", self.name)))?;
+        let mut children = result.children;
+        if let Algorithm::Pimc { vote: true, .. } = algorithm {
+            // Most votes first; visits break ties (the sort is stable).
+            children.sort_by_key(|c| std::cmp::Reverse(c.votes));
+        }
         // No child at all only when the budget allowed no iteration: any legal move will do.
-        let mv = result.best().unwrap_or_else(|| legal.random(rng));
-        Decision {
+        let mv = children.first().map_or_else(|| legal.random(rng), |c| c.mv);
+        Ok(Decision {
             mv,
             iterations: result.iterations,
             elapsed: start.elapsed(),
-            children: result.children,
-        }
+            children,
+            nodes: result.nodes,
+            tree_full: result.tree_full,
+        })
+    }
+}
+
+/// `budget` less the time spent since `start` preparing the search (samplers, PIMC's worlds):
+/// a move's clock runs from the moment the agent is asked.
+pub(crate) fn charged(budget: Budget, start: Instant) -> Budget {
+    Budget {
+        time: budget.time.map(|t| t.saturating_sub(start.elapsed())),
+        ..budget
     }
 }

@@ -11,6 +11,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use crate::games::{self, GameDef, GameVisitor};
 use crate::harness::runner::{GameRecord, JsonlWriter, MatchObserver};
 use crate::harness::{MatchConfig, MatchReport, Sprt, run_match};
+use crate::limits::{self, positive_at_most};
 use crate::search::Budget;
 use crate::spec::Spec;
 
@@ -93,14 +94,14 @@ impl MatchArgs {
     /// Checks and converts the arguments.
     pub fn config(&self) -> Result<MatchConfig, String> {
         let spec = |s: &str| s.parse::<Spec>().map_err(|e| e.to_string());
-        if self.deals == 0 {
-            return Err("--deals must be at least 1".into());
+        let flag = |e: String| format!("--{e}");
+        positive_at_most("deals", self.deals, limits::MAX_DEALS).map_err(flag)?;
+        positive_at_most("jobs", self.jobs, limits::MAX_JOBS).map_err(flag)?;
+        if let Some(n) = self.iterations {
+            positive_at_most("iterations", n, limits::MAX_ITERATIONS).map_err(flag)?;
         }
-        if self.jobs == 0 {
-            return Err("--jobs must be at least 1".into());
-        }
-        if self.iterations == Some(0) || self.time_ms == Some(0) {
-            return Err("--iterations and --time-ms must be positive".into());
+        if let Some(t) = self.time_ms {
+            positive_at_most("time-ms", t, limits::MAX_TIME_MS).map_err(flag)?;
         }
         let budget = Budget {
             iterations: self.iterations.or(if self.time_ms.is_none() {
@@ -109,6 +110,7 @@ impl MatchArgs {
                 None
             }),
             time: self.time_ms.map(Duration::from_millis),
+            stop: None,
         };
         let shard = self.shard.as_deref().map(parse_shard).transpose()?;
         Ok(MatchConfig {
@@ -122,6 +124,7 @@ impl MatchArgs {
             lineup: self.lineup.parse()?,
             shard,
             sprt: self.sprt.as_deref().map(str::parse::<Sprt>).transpose()?,
+            stop: None,
         })
     }
 }
@@ -202,7 +205,8 @@ impl GameVisitor for MatchVisitor<'_> {
 
 /// Runs `cardsearch match`.
 pub fn run(args: &MatchArgs) -> Result<(), String> {
-    let cfg = args.config()?;
+    let mut cfg = args.config()?;
+    cfg.stop = Some(super::interrupt_signal());
     let (a, b, deals, seed, match_budget) = (
         cfg.a.to_string(),
         cfg.b.to_string(),
@@ -289,8 +293,23 @@ pub fn format_report(r: &MatchReport) -> String {
         r.a.iterations as f64 / r.a.moves.max(1) as f64,
         r.b.iterations as f64 / r.b.moves.max(1) as f64
     );
+    out += &format!(
+        "  largest search tree: A {} nodes, B {} nodes{}\n",
+        r.a.max_nodes,
+        r.b.max_nodes,
+        match (r.a.full_trees, r.b.full_trees) {
+            (0, 0) => "; no tree ever filled".to_string(),
+            (a, b) => format!("; TREE FULL (stopped growing) in A {a}, B {b} decisions"),
+        }
+    );
     if let Some(d) = r.sprt {
         out += &format!("  SPRT: {d:?}\n");
+    }
+    if r.interrupted {
+        out += &format!(
+            "  INTERRUPTED: only the {} deals whose every game finished are counted\n",
+            t.deals
+        );
     }
     out
 }

@@ -38,9 +38,10 @@ pub fn run(args: &MergeArgs) -> Result<(), String> {
         );
     }
     if !merged.missing.is_empty() {
+        let count: u64 = merged.missing.iter().map(|r| r.end - r.start).sum();
         eprintln!(
             "warning: no games of deal{} {} (a shard not given, or a match stopped early)",
-            if merged.missing.len() == 1 { "" } else { "s" },
+            if count == 1 { "" } else { "s" },
             abbreviate(&merged.missing)
         );
     }
@@ -57,11 +58,21 @@ pub fn run(args: &MergeArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// At most ten numbers, then a count of the rest.
-fn abbreviate(v: &[u64]) -> String {
-    let shown: Vec<String> = v.iter().take(10).map(u64::to_string).collect();
-    if v.len() > 10 {
-        format!("{} and {} more", shown.join(", "), v.len() - 10)
+/// At most ten runs of deal numbers (`4`, `7–9`), then a count of the rest.
+fn abbreviate(runs: &[std::ops::Range<u64>]) -> String {
+    let shown: Vec<String> = runs
+        .iter()
+        .take(10)
+        .map(|r| {
+            if r.end - r.start == 1 {
+                r.start.to_string()
+            } else {
+                format!("{}–{}", r.start, r.end - 1)
+            }
+        })
+        .collect();
+    if runs.len() > 10 {
+        format!("{} and {} more runs", shown.join(", "), runs.len() - 10)
     } else {
         shown.join(", ")
     }

@@ -42,6 +42,29 @@ pub enum Command {
     Scale(scale::ScaleArgs),
 }
 
+/// The signal raised by Ctrl-C (SIGINT) for the long commands (`match`, `scale`): the first
+/// Ctrl-C ends them cleanly (games in progress abandoned, logs flushed, the report so far
+/// printed); a second one exits at once with status 130.
+pub fn interrupt_signal() -> crate::search::StopSignal {
+    static SIGNAL: std::sync::OnceLock<crate::search::StopSignal> = std::sync::OnceLock::new();
+    SIGNAL
+        .get_or_init(|| {
+            let signal = crate::search::StopSignal::new();
+            let raised = signal.clone();
+            // Without a handler (another one installed already) Ctrl-C keeps its default
+            // meaning, which ends the process: nothing to report.
+            let _ = ctrlc::set_handler(move || {
+                if raised.is_raised() {
+                    std::process::exit(130);
+                }
+                eprintln!("\ninterrupted: finishing cleanly (Ctrl-C again to quit at once)");
+                raised.raise();
+            });
+            signal
+        })
+        .clone()
+}
+
 /// Parses the command line and runs it. Returns the process exit code; errors are printed as one
 /// line on stderr.
 pub fn run() -> i32 {

@@ -86,7 +86,9 @@ impl GameVisitor for SearchLoad<'_> {
                 let seat = state.current_seat();
                 let moves = state.legal_moves();
                 let mv = if moves.len() > 1 {
-                    let d = agent.choose(View::new(&state, seat), budget, &mut rng);
+                    let d = agent
+                        .choose(View::new(&state, seat), budget.clone(), &mut rng)
+                        .map_err(|e| e.to_string())?;
                     run.decisions += 1;
                     run.iterations += d.iterations;
                     d.mv
@@ -106,8 +108,12 @@ impl GameVisitor for SearchLoad<'_> {
 
 /// Runs `cardsearch profile`.
 pub fn run(args: &ProfileArgs) -> Result<(), String> {
-    if !args.seconds.is_finite() || args.seconds <= 0.0 {
-        return Err(format!("--seconds must be positive, not {}", args.seconds));
+    let max = crate::limits::MAX_PROFILE_SECONDS;
+    if !args.seconds.is_finite() || args.seconds <= 0.0 || args.seconds > max {
+        return Err(format!(
+            "--seconds must be a number above 0 and at most {max} (a day), not {}",
+            args.seconds
+        ));
     }
     if args.iterations == 0 || args.frequency <= 0 {
         return Err("--iterations and --frequency must be positive".to_string());

@@ -9,6 +9,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use crate::games::{self, GameDef, GameVisitor};
 use crate::harness::plot::scaling_svg;
 use crate::harness::scaling::{ScalePlan, ScaleRow, run_scale, to_csv, to_table};
+use crate::limits;
 use crate::spec::Spec;
 
 /// Options of `cardsearch scale`.
@@ -63,6 +64,28 @@ fn parse_list<T: std::str::FromStr>(s: &str, what: &str) -> Result<Vec<T>, Strin
     }
 }
 
+/// The most positions a speed measurement searches.
+const MAX_POSITIONS: usize = 100_000;
+
+/// Builds every agent of a plan, to reject bad options before measuring.
+struct CheckPlan<'a>(&'a ScalePlan);
+
+impl GameVisitor for CheckPlan<'_> {
+    type Output = Result<(), String>;
+    fn visit<G: GameDef>(self, _config: G::Config) -> Self::Output {
+        let plan = self.0;
+        let base = crate::harness::scaling::agent_spec(&plan.agent, "sequential", 1);
+        crate::agents::build::<G>(&base).map_err(|e| e.to_string())?;
+        for mode in &plan.modes {
+            for &threads in &plan.threads {
+                let spec = crate::harness::scaling::agent_spec(&plan.agent, mode, threads);
+                crate::agents::build::<G>(&spec).map_err(|e| e.to_string())?;
+            }
+        }
+        Ok(())
+    }
+}
+
 struct ScaleVisitor<'a> {
     plan: &'a ScalePlan,
     quiet: bool,
@@ -71,12 +94,6 @@ struct ScaleVisitor<'a> {
 impl GameVisitor for ScaleVisitor<'_> {
     type Output = Result<Vec<ScaleRow>, String>;
     fn visit<G: GameDef>(self, config: G::Config) -> Self::Output {
-        // Reject bad agent options before minutes of measuring.
-        for mode in &self.plan.modes {
-            let spec =
-                crate::harness::scaling::agent_spec(&self.plan.agent, mode, self.plan.threads[0]);
-            crate::agents::build::<G>(&spec).map_err(|e| e.to_string())?;
-        }
         let bar = if self.quiet {
             ProgressBar::hidden()
         } else {
@@ -103,11 +120,18 @@ impl GameVisitor for ScaleVisitor<'_> {
 pub fn run(args: &ScaleArgs) -> Result<(), String> {
     let spec = |s: &str| s.parse::<Spec>().map_err(|e| e.to_string());
     let threads: Vec<usize> = parse_list(&args.threads, "threads")?;
-    if threads.contains(&0) {
-        return Err("--threads: thread counts must be at least 1".into());
+    let flag = |e: String| format!("--{e}");
+    for &t in &threads {
+        limits::positive_at_most("threads", t, limits::MAX_THREADS).map_err(flag)?;
     }
-    if args.time_ms == 0 || args.positions == 0 {
-        return Err("--time-ms and --positions must be positive".into());
+    limits::positive_at_most("time-ms", args.time_ms, limits::MAX_TIME_MS).map_err(flag)?;
+    limits::positive_at_most("positions", args.positions, MAX_POSITIONS).map_err(flag)?;
+    if args.deals > limits::MAX_DEALS {
+        return Err(format!(
+            "--deals={} must be at most {}",
+            args.deals,
+            limits::MAX_DEALS
+        ));
     }
     let plan = ScalePlan {
         game: spec(&args.game)?,
@@ -118,7 +142,11 @@ pub fn run(args: &ScaleArgs) -> Result<(), String> {
         positions: args.positions,
         deals: args.deals,
         seed: args.seed,
+        stop: Some(super::interrupt_signal()),
     };
+    // Every agent of the plan is built once before anything is measured, so a bad option is an
+    // error at once, not after minutes of timing.
+    games::dispatch(&plan.game, CheckPlan(&plan)).map_err(|e| e.to_string())??;
     // Shared-tree speedups depend on how fast a cache line moves between cores, which on a
     // virtual machine changes with the host's placement: measured on both sides of the run.
     let handoff_before = handoff_latency_ns();

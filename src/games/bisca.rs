@@ -47,12 +47,13 @@ use std::fmt;
 use std::hint::select_unpredictable;
 
 use crate::cards::{Card, CardList, CardSet, Suit, random_below};
-use crate::deal::{ConstrainedDeal, Holder};
-use crate::game::{DealError, DealSampler, Draws, Game, HiddenInfo, MoveSet, Rng, Seat};
+use crate::deal::MAX_HOLDERS;
+use crate::game::{DealError, Draws, Game, HiddenInfo, MoveSet, Rng, Seat};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 use super::GameDef;
 use super::portuguese::{self as pt, Bandeira, DECK};
+use super::unseen::{CardInfoSet, HiddenCards, Unseen, check_no_new_cards};
 
 /// Seats at the table.
 pub const SEATS: usize = 2;
@@ -327,16 +328,33 @@ impl Bisca {
 
     #[inline]
     fn play_card(&mut self, card: Card) {
+        if let Some(winner) = self.play_to_trick(card) {
+            let n = self.next as usize;
+            if n < STOCK {
+                self.hands[winner].insert(self.stock[n]);
+                self.hands[winner ^ 1].insert(self.stock[n + 1]);
+                self.next += 2;
+                if n + 2 == STOCK {
+                    // The loser drew the face-up card in plain sight.
+                    self.shown[winner ^ 1].insert(self.stock[STOCK - 1]);
+                }
+            }
+        }
+    }
+
+    /// Plays `card` to the trick, without the draws that follow a trick; returns the trick's
+    /// winner when the card completes it.
+    #[inline]
+    fn play_to_trick(&mut self, card: Card) -> Option<Seat> {
         let p = self.to_move as usize;
         self.hands[p].remove(card);
         self.played[p].insert(card);
         let Some(lead) = self.lead else {
             self.lead = Some(card);
             self.to_move ^= 1;
-            return;
+            return None;
         };
-        let n = self.next as usize;
-        if n == STOCK && card.suit() != lead.suit() {
+        if self.next as usize == STOCK && card.suit() != lead.suit() {
             self.voids[p] |= pt::suit_mask(lead);
         }
         let winner = if pt::beats(card, lead, self.trump) {
@@ -347,15 +365,7 @@ impl Bisca {
         self.won[winner] |= card.set() | lead.set();
         self.lead = None;
         self.to_move = winner as u8;
-        if n < STOCK {
-            self.hands[winner].insert(self.stock[n]);
-            self.hands[winner ^ 1].insert(self.stock[n + 1]);
-            self.next += 2;
-            if n + 2 == STOCK {
-                // The loser drew the face-up card in plain sight.
-                self.shown[winner ^ 1].insert(self.stock[STOCK - 1]);
-            }
-        }
+        Some(winner)
     }
 
     /// A random move of `seat`, whose hand is `hand` (and `list`, the same cards as a
@@ -613,32 +623,74 @@ impl Game for Bisca {
     }
 }
 
-/// Samples the opponent's hand and the stock order for one observer.
-///
-/// Built once per decision. The unknown cards are everything outside the observer's hand, the
-/// played cards, the face-up card (fixed at the bottom while the stock lasts) and the cards known
-/// to be in the opponent's hand (fixed there). [`ConstrainedDeal`] splits them between the
-/// opponent's hand (minus its voids) and the stock; the stock's cards are then put in a uniformly
-/// random order.
-#[derive(Clone, Debug)]
-pub struct BiscaSampler {
-    base: Bisca,
-    opponent: u8,
-    fixed: CardSet,
-    deal: ConstrainedDeal,
+impl HiddenInfo for Bisca {
+    type InfoSet = CardInfoSet<Bisca>;
+
+    fn info_set(&self, observer: Seat) -> CardInfoSet<Bisca> {
+        CardInfoSet::of(self, observer)
+    }
 }
 
-impl DealSampler<Bisca> for BiscaSampler {
-    #[inline]
-    fn sample(&self, rng: &mut Rng) -> Bisca {
-        let split = self.deal.sample(rng);
-        let mut state = self.base;
-        state.hands[self.opponent as usize] = split[0] | self.fixed;
+impl Bisca {
+    /// Cards `seat` holds: nine, plus one per stock trick, minus those played.
+    fn hand_size(&self, seat: Seat) -> usize {
+        HAND + self.next as usize / 2 - self.played[seat].len()
+    }
+
+    /// In a public part, the stock slots nobody has seen (those drawn, and those still face
+    /// down) all hold the face-up card: a fixed filler, so that public parts that differ only
+    /// in unseen cards are equal. Play never reads them.
+    fn blank_stock(&mut self) {
+        let face_up = self.stock[STOCK - 1];
+        self.stock[..STOCK - 1].fill(face_up);
+    }
+}
+
+/// What a seat of Bisca sees: its own hand and the cards it drew, the face-up trump card while it
+/// is in the stock, every card played and by whom, the cards everyone saw go into the other hand
+/// (the face-up card drawn last, a card taken in an exchange), and, once the stock is empty, the
+/// voids shown by failing to follow. The other hand's remaining cards and the stock's order are
+/// unseen; the order in which cards were drawn in the past is not kept at all.
+impl HiddenCards for Bisca {
+    fn public_part(&self, observer: Seat) -> Bisca {
+        let mut public = *self;
+        let opponent = observer ^ 1;
+        public.hands[opponent] = self.known_in_hand(opponent);
+        public.blank_stock();
+        public
+    }
+
+    fn unseen(&self, observer: Seat) -> Result<Unseen, DealError> {
+        let opponent = observer ^ 1;
+        let known = self.hands[opponent];
+        let face_up = self.face_up().map_or(CardSet::EMPTY, Card::set);
+        let mut unseen = Unseen::NONE;
+        unseen.unknown =
+            DECK - self.hands[observer] - self.played[0] - self.played[1] - known - face_up;
+        let size = self
+            .hand_size(opponent)
+            .checked_sub(known.len())
+            .ok_or_else(|| {
+                DealError::Inconsistent(format!("seat {opponent} holds fewer cards than known"))
+            })?;
+        unseen.add(Some(opponent), size, DECK - self.voids[opponent], known);
+        unseen.add(
+            None,
+            self.stock_len().saturating_sub(1),
+            DECK,
+            CardSet::EMPTY,
+        );
+        Ok(unseen)
+    }
+
+    fn with_unseen(&self, observer: Seat, parts: &[CardSet; MAX_HOLDERS], rng: &mut Rng) -> Bisca {
+        let mut state = *self;
+        state.hands[observer ^ 1] = parts[0];
         let start = state.next as usize;
         if start < STOCK {
             // Every slot but the face-up bottom one, then a Fisher–Yates shuffle of them.
             let slots = &mut state.stock[start..STOCK - 1];
-            for (slot, card) in slots.iter_mut().zip(split[1]) {
+            for (slot, card) in slots.iter_mut().zip(parts[1]) {
                 *slot = card;
             }
             for i in (1..slots.len()).rev() {
@@ -648,36 +700,92 @@ impl DealSampler<Bisca> for BiscaSampler {
         }
         state
     }
-}
 
-impl HiddenInfo for Bisca {
-    type Sampler = BiscaSampler;
+    fn completions(&self, _observer: Seat) -> u128 {
+        (1..self.stock_len().saturating_sub(1) as u128).fold(1u128, |f, k| f.saturating_mul(k + 1))
+    }
 
-    fn deal_sampler(&self, observer: Seat) -> Result<BiscaSampler, DealError> {
-        let opponent = observer ^ 1;
-        let fixed = self.known_in_hand(opponent);
-        let stock_hidden: CardSet = if self.stock_len() > 0 {
-            CardSet::from_cards(self.stock[self.next as usize..STOCK - 1].iter().copied())
-        } else {
-            CardSet::EMPTY
+    fn public_seat_to_move(&self, _observer: Seat) -> Option<Seat> {
+        Some(self.to_move as Seat)
+    }
+
+    fn public_terminal(&self) -> bool {
+        (self.played[0] | self.played[1]) == DECK
+    }
+
+    fn card_of(mv: BiscaMove) -> Option<Card> {
+        mv.card()
+    }
+
+    fn observe_public(
+        &mut self,
+        observer: Seat,
+        seat: Seat,
+        mv: Option<BiscaMove>,
+        hand_after: Option<CardSet>,
+    ) -> Result<(), DealError> {
+        let bad = |m: String| Err(DealError::Inconsistent(m));
+        let o = observer;
+        let Some(mv) = mv else {
+            return bad("every Bisca move is seen".into());
         };
-        let unknown = (self.hands[opponent] - fixed) | stock_hidden;
-        let holders = [
-            Holder {
-                size: self.hands[opponent].len() - fixed.len(),
-                allowed: DECK - self.voids[opponent],
-            },
-            Holder {
-                size: stock_hidden.len(),
-                allowed: DECK,
-            },
-        ];
-        Ok(BiscaSampler {
-            base: *self,
-            opponent: opponent as u8,
-            fixed,
-            deal: ConstrainedDeal::new(unknown, &holders)?,
-        })
+        let Some(card) = mv.card() else {
+            // The exchange: the 2 of trumps for the face-up card, in plain sight.
+            let two = pt::two_of(self.trump);
+            if seat != o {
+                if !self.exchange || self.stock_len() < 2 {
+                    return bad("no exchange is allowed now".into());
+                }
+                if !self.unseen(o)?.possible_for(seat).contains(two) {
+                    return bad(format!("seat {seat} cannot hold {two} to exchange"));
+                }
+                self.hands[seat].insert(two);
+            }
+            self.play_exchange();
+            self.blank_stock();
+            return check_no_new_cards(hand_after, self.hands[o]);
+        };
+        let before = self.unseen(o)?;
+        let n = self.next as usize;
+        self.hands[seat].insert(card);
+        let winner = self.play_to_trick(card);
+        match winner {
+            Some(winner) if n < STOCK => {
+                let face_up = self.stock[STOCK - 1];
+                let last = n + 2 == STOCK;
+                let loser = winner ^ 1;
+                // The face-up card goes, in plain sight, to the loser of the last stock trick.
+                if last {
+                    self.hands[loser].insert(face_up);
+                    self.shown[loser].insert(face_up);
+                }
+                if !(last && loser == o) {
+                    // The observer's own draw: only its hand shows which card it was.
+                    let Some(after) = hand_after else {
+                        return bad(format!(
+                            "seat {o} draws a card after this trick: give its hand after the draw"
+                        ));
+                    };
+                    let drawn = after - self.hands[o];
+                    if !after.is_superset(self.hands[o])
+                        || drawn.len() != 1
+                        || !before.unknown.is_superset(drawn)
+                    {
+                        return bad(format!(
+                            "seat {o} holds {} and draws one card from the stock: {after} is \
+                             not such a hand",
+                            self.hands[o]
+                        ));
+                    }
+                    self.hands[o] = after;
+                }
+                self.next += 2;
+                check_no_new_cards(hand_after, self.hands[o])?;
+            }
+            _ => check_no_new_cards(hand_after, self.hands[o])?,
+        }
+        self.blank_stock();
+        Ok(())
     }
 }
 
@@ -758,11 +866,16 @@ impl GameDef for Bisca {
             stock.join(" ")
         )
     }
+
+    fn hand_text(&self, seat: Seat) -> Option<String> {
+        Some(self.hands[seat].to_string())
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::DealSampler;
     use crate::game::rng_from_seed;
 
     fn c(s: &str) -> Card {
@@ -1290,13 +1403,22 @@ mod tests {
                     d.hand(opponent) | stock_set(&d),
                     g.hand(opponent) | stock_set(&g)
                 );
-                // Everything else is untouched.
+                // Everything else is untouched, but the order of past draws, which the
+                // observer never saw, is not kept.
                 let mut same = d;
                 same.hands = g.hands;
                 same.stock = g.stock;
                 assert_eq!(same, g);
+                assert!(
+                    d.stock[..d.next as usize]
+                        .iter()
+                        .all(|&c| c == d.stock[STOCK - 1])
+                );
                 if g.stock_len() == 0 {
-                    assert_eq!(d, g, "nothing is hidden once the stock is empty");
+                    assert_eq!(
+                        d.hands, g.hands,
+                        "nothing is hidden once the stock is empty"
+                    );
                 }
             }
         }

@@ -10,7 +10,7 @@ use std::fmt;
 
 use smallvec::{SmallVec, smallvec};
 
-use crate::game::{DealError, DealSampler, Game, HiddenInfo, Rng, Seat};
+use crate::game::{DealError, DealSampler, Game, HiddenInfo, InfoSet, Rng, Seat};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 use super::GameDef;
@@ -116,24 +116,97 @@ impl Game for CoinGuess {
     }
 }
 
-/// Re-flips the hidden coin.
-#[derive(Clone, Debug)]
-pub struct CoinSampler(CoinGuess);
+/// What the player knows: its own moves. The coin stays hidden, even after a guess.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CoinInfo {
+    first: Option<CoinMove>,
+    guess: Option<CoinMove>,
+}
 
-impl DealSampler<CoinGuess> for CoinSampler {
-    fn sample(&self, rng: &mut Rng) -> CoinGuess {
+impl CoinInfo {
+    /// The game as the player knows it, with the coin showing `heads`.
+    fn with_coin(self, heads: bool) -> CoinGuess {
         CoinGuess {
-            heads: rand::Rng::next_u32(rng) & 1 == 1,
-            ..self.0
+            heads,
+            first: self.first,
+            guess: self.guess,
         }
     }
 }
 
-impl HiddenInfo for CoinGuess {
+/// Flips the hidden coin: both sides are consistent with what the player knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CoinSampler(CoinInfo);
+
+impl DealSampler<CoinGuess> for CoinSampler {
+    fn sample(&self, rng: &mut Rng) -> CoinGuess {
+        self.0.with_coin(rand::Rng::next_u32(rng) & 1 == 1)
+    }
+
+    fn count(&self) -> u128 {
+        2
+    }
+}
+
+impl InfoSet<CoinGuess> for CoinInfo {
     type Sampler = CoinSampler;
 
-    fn deal_sampler(&self, _observer: Seat) -> Result<CoinSampler, DealError> {
+    fn observer(&self) -> Seat {
+        0
+    }
+
+    fn num_seats(&self) -> usize {
+        1
+    }
+
+    fn seat_to_move(&self) -> Option<Seat> {
+        (!self.is_terminal()).then_some(0)
+    }
+
+    fn is_terminal(&self) -> bool {
+        // The coin does not decide when the game ends.
+        self.with_coin(true).is_terminal()
+    }
+
+    fn legal_moves(&self) -> SmallVec<[CoinMove; 2]> {
+        self.with_coin(true).legal_moves()
+    }
+
+    fn sampler(&self) -> Result<CoinSampler, DealError> {
         Ok(CoinSampler(*self))
+    }
+
+    fn observe(
+        &mut self,
+        seat: Seat,
+        mv: Option<CoinMove>,
+        hand_after: Option<crate::cards::CardSet>,
+    ) -> Result<(), DealError> {
+        let bad = |m: String| Err(DealError::Inconsistent(m));
+        if seat != 0 || self.is_terminal() {
+            return bad(format!("seat {seat} is not to move"));
+        }
+        if hand_after.is_some() {
+            return bad("CoinGuess has no hands".into());
+        }
+        let Some(mv) = mv.filter(|m| self.legal_moves().contains(m)) else {
+            return bad(format!("{mv:?} is not a legal move here"));
+        };
+        let mut game = self.with_coin(true);
+        game.play(mv);
+        (self.first, self.guess) = (game.first, game.guess);
+        Ok(())
+    }
+}
+
+impl HiddenInfo for CoinGuess {
+    type InfoSet = CoinInfo;
+
+    fn info_set(&self, _observer: Seat) -> CoinInfo {
+        CoinInfo {
+            first: self.first,
+            guess: self.guess,
+        }
     }
 }
 

@@ -78,11 +78,12 @@ use std::fmt;
 use std::hint::select_unpredictable;
 
 use crate::cards::{Card, CardList, CardSet, Rank, Suit};
-use crate::deal::{ConstrainedDeal, Holder};
-use crate::game::{DealError, DealSampler, Draws, Game, HiddenInfo, Rng, Seat};
+use crate::deal::MAX_HOLDERS;
+use crate::game::{DealError, Draws, Game, HiddenInfo, Rng, Seat};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 use super::GameDef;
+use super::unseen::{CardInfoSet, HiddenCards, Unseen, check_no_new_cards};
 
 /// Number of seats.
 pub const SEATS: usize = 4;
@@ -191,8 +192,11 @@ pub struct Hearts {
     hands: [CardSet; SEATS],
     /// Cards each seat has played to tricks.
     played: [CardSet; SEATS],
-    /// Suits each seat has shown it lacks (failed to follow).
-    voids: [CardSet; SEATS],
+    /// Cards each seat has proven it does not hold: a void suit shown by failing to follow; on
+    /// the first trick, every card but the point cards once it discards one (it had no other);
+    /// every card but the hearts once it leads a heart before they are broken (it had nothing
+    /// else). See [`Hearts::excluded`].
+    excluded: [CardSet; SEATS],
     /// Cards each seat has picked to pass (delivered once `passes_left` reaches 0).
     passed: [CardSet; SEATS],
     /// Cards in the current trick.
@@ -247,7 +251,7 @@ impl Hearts {
         let mut game = Hearts {
             hands,
             played: [CardSet::EMPTY; SEATS],
-            voids: [CardSet::EMPTY; SEATS],
+            excluded: [CardSet::EMPTY; SEATS],
             passed: [CardSet::EMPTY; SEATS],
             trick: CardSet::EMPTY,
             lead_suit: CardSet::EMPTY,
@@ -293,9 +297,13 @@ impl Hearts {
         self.trick
     }
 
-    /// The suits `seat` has shown it lacks by failing to follow, as a mask of whole suits.
-    pub fn voids(&self, seat: Seat) -> CardSet {
-        self.voids[seat]
+    /// The cards `seat` has proven it does not hold (public): the suits it failed to follow,
+    /// and what the first-trick and heart-leading rules prove. A seat may only play a card
+    /// outside the first set the rules prefer (the led suit; on the first trick, a card that
+    /// is not a point card; leading before hearts are broken, a card that is not a heart) when
+    /// it holds none of that set, so playing one proves the whole set absent.
+    pub fn excluded(&self, seat: Seat) -> CardSet {
+        self.excluded[seat]
     }
 
     /// The cards `seat` has picked to pass (known to `seat` and, after delivery, the receiver).
@@ -455,22 +463,30 @@ impl Game for Hearts {
             return;
         }
         let bit = card.set();
+        let leading = self.in_trick == 0;
+        // The rule's preferred sets, as `legal_moves` applies them: a card outside the first
+        // proves the hand held none of it, and a card outside the second too, none of either.
+        let (first, second) = if leading {
+            (self.lead_filter, CardSet::FULL)
+        } else {
+            (self.lead_suit, self.discard_filter)
+        };
+        let missed = |set: CardSet| {
+            if (bit & set).is_empty() {
+                set
+            } else {
+                CardSet::EMPTY
+            }
+        };
+        self.excluded[p] |= missed(first) | missed(second);
         self.played[p] |= bit;
         self.trick |= bit;
         self.hearts_broken |= !(bit & POINT_CARDS).is_empty();
-        let leading = self.in_trick == 0;
         self.lead_suit = if leading {
             CardSet::suit(card.suit())
         } else {
             self.lead_suit
         };
-        // Failing to follow reveals a void (a no-op for the leader and for followers).
-        let void = if (bit & self.lead_suit).is_empty() {
-            self.lead_suit
-        } else {
-            CardSet::EMPTY
-        };
-        self.voids[p] |= void;
         self.in_trick += 1;
         if self.in_trick as usize == SEATS {
             self.finish_trick();
@@ -511,7 +527,7 @@ impl Game for Hearts {
         // list in card order: a legal set's `k`-th card is at the position the hand's own counts
         // give, read with a shift, not found by a select.
         let mut lists = [CardList::default(); SEATS];
-        let mut voids = self.voids;
+        let mut excluded = self.excluded;
         let mut points = self.points;
         let mut broken = self.hearts_broken;
         let mut leader = self.to_move as usize;
@@ -547,6 +563,12 @@ impl Game for Hearts {
                     }
                 };
                 let led_suit = 0x1FFF << (lead.index() & 0x30);
+                if !$first {
+                    // A heart led before they are broken proves the hand held only hearts.
+                    let heart_led = led_suit == HEARTS.0;
+                    excluded[leader].0 |=
+                        select_unpredictable(!broken && heart_led, (CardSet::FULL - HEARTS).0, 0);
+                }
                 // The three followers, written out (as a loop the optimiser kept it rolled, and
                 // the draws' bookkeeping with it), each giving its card's bit and its trick
                 // entry: the best card so far as one number, whether it follows the led suit,
@@ -560,6 +582,12 @@ impl Game for Hearts {
                         let follow = hand & led_suit;
                         let other = if $first {
                             let safe = hand & !POINT_CARDS.0;
+                            // Discarding a point card proves the hand holds nothing else.
+                            excluded[seat].0 |= select_unpredictable(
+                                follow == 0 && safe == 0,
+                                !POINT_CARDS.0 & CardSet::FULL.0,
+                                0,
+                            );
                             select_unpredictable(safe == 0, hand, safe)
                         } else {
                             hand
@@ -579,7 +607,7 @@ impl Game for Hearts {
                         };
                         // The card is of the led suit exactly when the hand has some, and a
                         // void is shown exactly when it has none.
-                        voids[seat].0 |= select_unpredictable(follow == 0, led_suit, 0);
+                        excluded[seat].0 |= select_unpredictable(follow == 0, led_suit, 0);
                         let entry =
                             ((follow != 0) as u32) << 8 | (card.index() as u32) << 2 | $place;
                         (card.set().0, entry)
@@ -619,7 +647,7 @@ impl Game for Hearts {
             trick!(false, true, false);
         }
         self.hands = start.map(|hand| CardSet(hand.0 & !gone));
-        self.voids = voids;
+        self.excluded = excluded;
         self.points = points;
         self.hearts_broken = broken;
         if played_any {
@@ -646,141 +674,235 @@ impl Game for Hearts {
         Some(self.tricks_played() as u32)
     }
 
+    /// Passes are seen only by the passer (the receiver sees the cards when they arrive).
+    fn next_move_seen_by(&self, seat: Seat) -> bool {
+        !self.is_passing() || seat == self.current_seat()
+    }
+
     fn parse_move(&self, text: &str) -> Result<Card, String> {
         text.parse().map_err(|e| format!("{e}"))
     }
 }
 
-/// Samples the three hidden hands for one observer.
-///
-/// Built once per decision: it fixes the cards whose place the observer knows (its passed cards
-/// in the receiver's hand, 2♣ in the first leader's hand), removes them from the unknown pool,
-/// and prepares a [`ConstrainedDeal`] of the rest among the other three seats with their voids
-/// excluded. During the passing phase a seat's pool is its hand plus the cards it has picked to
-/// pass (both unknown to the observer); each sample splits that pool uniformly into the two.
-///
-/// A sample's passing records are the observer's knowledge, not the history: after delivery the
-/// records of the passes the observer neither made nor received are cleared, so no sample carries
-/// hidden cards from the true state. [`GameDef::deal_text`] of such a sample therefore writes the
-/// hands as they were after passing.
-#[derive(Clone, Debug)]
-pub struct HeartsSampler {
-    base: Hearts,
-    /// The other seats, in the order of the deal's holders.
-    others: [u8; 3],
-    /// Cards known to be in each seat's hand, added back after sampling.
-    fixed: [CardSet; SEATS],
-    /// During passing, how many of a seat's sampled cards are its picked-but-undelivered passes.
-    pass_split: [u8; SEATS],
-    deal: ConstrainedDeal,
+impl HiddenInfo for Hearts {
+    type InfoSet = CardInfoSet<Hearts>;
+
+    fn info_set(&self, observer: Seat) -> CardInfoSet<Hearts> {
+        CardInfoSet::of(self, observer)
+    }
 }
 
-impl DealSampler<Hearts> for HeartsSampler {
-    #[inline]
-    fn sample(&self, rng: &mut Rng) -> Hearts {
-        let split = self.deal.sample(rng);
-        let mut state = self.base;
-        for (i, &s) in self.others.iter().enumerate() {
-            let s = s as usize;
-            let mut cards = split[i];
-            let k = self.pass_split[s] as usize;
-            if k > 0 {
-                let picked = cards.random_subset(k, rng);
-                state.passed[s] = picked;
+/// In a public part, the seat to move when the observer does not know it: after the passes, the
+/// holder of 2♣ leads, which the others learn when it does.
+const LEADER_UNKNOWN: u8 = SEATS as u8;
+
+impl Hearts {
+    /// How many cards `seat` has picked to pass so far (seats pick in order, three each).
+    fn picked(&self, seat: Seat) -> usize {
+        let picked_in_all = SEATS * PASS_CARDS - self.passes_left as usize;
+        picked_in_all
+            .saturating_sub(seat * PASS_CARDS)
+            .min(PASS_CARDS)
+    }
+
+    /// Where 2♣ is as `observer` knows it, once passes are delivered: its own hand, the
+    /// receiver of its passes if it passed 2♣, or nobody it knows.
+    fn known_holder_of_two_of_clubs(&self, observer: Seat) -> Option<Seat> {
+        if self.hands[observer].contains(TWO_OF_CLUBS) {
+            Some(observer)
+        } else if self.passed[observer].contains(TWO_OF_CLUBS) {
+            Some(self.pass.receiver(observer))
+        } else {
+            None
+        }
+    }
+
+    /// True before the first card of the first trick.
+    fn before_first_lead(&self) -> bool {
+        self.passes_left == 0 && self.tricks == 0 && self.in_trick == 0
+    }
+}
+
+/// What a seat of Hearts sees: its own hand; the cards it picked to pass, which stay in the
+/// receiver's hand until played; once delivered, the cards passed to it; every card played and
+/// by whom; and what the plays prove ([`Hearts::excluded`]). It does not see which cards the
+/// others picked to pass (those are moves it cannot see: a sample draws them), nor, before the
+/// first lead, who holds 2♣ unless it holds it or passed it.
+impl HiddenCards for Hearts {
+    fn public_part(&self, observer: Seat) -> Hearts {
+        let mut public = *self;
+        let received_from = if self.passes_left == 0 && self.pass != Pass::None {
+            Some(self.pass.giver(observer))
+        } else {
+            None
+        };
+        for seat in (0..SEATS).filter(|&s| s != observer) {
+            public.hands[seat] = CardSet::EMPTY;
+            if Some(seat) != received_from {
+                public.passed[seat] = CardSet::EMPTY;
+            }
+        }
+        if self.before_first_lead() && self.known_holder_of_two_of_clubs(observer).is_none() {
+            public.to_move = LEADER_UNKNOWN;
+        }
+        public
+    }
+
+    fn unseen(&self, observer: Seat) -> Result<Unseen, DealError> {
+        let o = observer;
+        let mut unseen = Unseen::NONE;
+        let passing = self.is_passing();
+        // What the observer passed stays with the receiver until played.
+        let with_receiver = if passing || self.pass == Pass::None {
+            CardSet::EMPTY
+        } else {
+            self.passed[o] - self.played_cards()
+        };
+        unseen.unknown = CardSet::FULL - self.hands[o] - self.played_cards() - self.passed[o];
+        for seat in (1..SEATS).map(|k| (o + k) % SEATS) {
+            if passing {
+                // A hand and its picked cards: 13 cards, nothing known about them.
+                unseen.add(Some(seat), HAND, CardSet::FULL, CardSet::EMPTY);
+                continue;
+            }
+            let fixed = if seat == self.pass.receiver(o) {
+                with_receiver
+            } else {
+                CardSet::EMPTY
+            };
+            if !(fixed & self.excluded[seat]).is_empty() {
+                return Err(DealError::Inconsistent(format!(
+                    "seat {seat} holds {} (passed to it) but has proven it holds none of {}",
+                    fixed & self.excluded[seat],
+                    self.excluded[seat]
+                )));
+            }
+            let size = (HAND - self.played[seat].len())
+                .checked_sub(fixed.len())
+                .ok_or_else(|| {
+                    DealError::Inconsistent(format!("seat {seat} holds fewer cards than known"))
+                })?;
+            unseen.add(Some(seat), size, CardSet::FULL - self.excluded[seat], fixed);
+        }
+        Ok(unseen)
+    }
+
+    fn with_unseen(&self, observer: Seat, parts: &[CardSet; MAX_HOLDERS], rng: &mut Rng) -> Hearts {
+        let mut state = *self;
+        for (i, seat) in (1..SEATS).map(|k| (observer + k) % SEATS).enumerate() {
+            let mut cards = parts[i];
+            if self.is_passing() {
+                let picked = cards.random_subset(self.picked(seat), rng);
+                state.passed[seat] = picked;
                 cards -= picked;
             }
-            state.hands[s] = cards | self.fixed[s];
+            state.hands[seat] = cards;
+        }
+        if state.to_move == LEADER_UNKNOWN {
+            state.to_move = state.holder_of_two_of_clubs() as u8;
         }
         state
     }
+
+    fn completions(&self, observer: Seat) -> u128 {
+        if !self.is_passing() {
+            return 1;
+        }
+        (0..SEATS)
+            .filter(|&s| s != observer)
+            .map(|s| binomial(HAND, self.picked(s)))
+            .product()
+    }
+
+    fn public_seat_to_move(&self, _observer: Seat) -> Option<Seat> {
+        (self.to_move != LEADER_UNKNOWN).then_some(self.to_move as Seat)
+    }
+
+    fn public_terminal(&self) -> bool {
+        self.is_terminal()
+    }
+
+    fn card_of(mv: Card) -> Option<Card> {
+        Some(mv)
+    }
+
+    fn observe_public(
+        &mut self,
+        observer: Seat,
+        seat: Seat,
+        mv: Option<Card>,
+        hand_after: Option<CardSet>,
+    ) -> Result<(), DealError> {
+        let bad = |m: String| Err(DealError::Inconsistent(m));
+        let o = observer;
+        if self.is_passing() {
+            match (seat == o, mv) {
+                (true, Some(card)) => {
+                    self.hands[o].remove(card);
+                    self.passed[o].insert(card);
+                }
+                (true, None) => return bad("a seat sees its own passes".into()),
+                (false, Some(card)) => {
+                    return bad(format!(
+                        "seat {o} cannot see which card seat {seat} passes (send it unseen, not {card})"
+                    ));
+                }
+                (false, None) => {}
+            }
+            self.passes_left -= 1;
+            if (self.passes_left as usize).is_multiple_of(PASS_CARDS) {
+                self.to_move = (seat as u8 + 1) % SEATS as u8;
+            }
+            if self.passes_left > 0 {
+                return check_no_new_cards(hand_after, self.hands[o]);
+            }
+            // Delivery: the observer learns what it received, from its hand.
+            let Some(after) = hand_after else {
+                return bad(format!(
+                    "the passes are delivered: give seat {o}'s hand after receiving its cards"
+                ));
+            };
+            let received = after - self.hands[o];
+            if !after.is_superset(self.hands[o]) || received.len() != PASS_CARDS {
+                return bad(format!(
+                    "seat {o} holds {} and receives {PASS_CARDS} cards: {after} is not such a hand",
+                    self.hands[o]
+                ));
+            }
+            if !(received & self.passed[o]).is_empty() {
+                return bad(format!(
+                    "seat {o} cannot receive the cards it passed ({received})"
+                ));
+            }
+            self.passed[self.pass.giver(o)] = received;
+            self.hands[o] = after;
+            self.to_move = match self.known_holder_of_two_of_clubs(o) {
+                Some(s) => s as u8,
+                None => LEADER_UNKNOWN,
+            };
+            return Ok(());
+        }
+        let Some(card) = mv else {
+            return bad("every card played to a trick is seen".into());
+        };
+        if self.before_first_lead() {
+            if card != TWO_OF_CLUBS {
+                return bad(format!("the first trick is led with 2C, not {card}"));
+            }
+            self.to_move = seat as u8;
+        }
+        // The card alone in the mover's hand: legal exactly when the hand may lack every card
+        // the rules would have preferred, which `play` then records as excluded.
+        self.hands[seat].insert(card);
+        let own = self.hands[o];
+        self.play(card);
+        check_no_new_cards(hand_after, own - card.set())
+    }
 }
 
-impl HiddenInfo for Hearts {
-    type Sampler = HeartsSampler;
-
-    fn deal_sampler(&self, observer: Seat) -> Result<HeartsSampler, DealError> {
-        if observer >= SEATS {
-            return Err(DealError::Inconsistent(format!(
-                "seat {observer} is not at a 4-seat table"
-            )));
-        }
-        let o = observer;
-        let others = [(o + 1) % SEATS, (o + 2) % SEATS, (o + 3) % SEATS];
-        let mut base = *self;
-        let mut fixed = [CardSet::EMPTY; SEATS];
-        let mut pass_split = [0u8; SEATS];
-        let mut sizes = [0usize; SEATS];
-        let mut allowed = [CardSet::FULL; SEATS];
-        // Everything the observer cannot place from its own knowledge.
-        let mut unknown = !(self.hands[o] | self.played_cards() | self.passed[o]);
-        if self.is_passing() {
-            // Nothing is delivered or played yet: every other seat's 13 cards, picked or not,
-            // are unknown and unconstrained.
-            for &s in &others {
-                pass_split[s] = self.passed[s].len() as u8;
-                sizes[s] = self.hands[s].len() + self.passed[s].len();
-            }
-        } else {
-            if self.pass != Pass::None {
-                let giver = self.pass.giver(o);
-                for s in 0..SEATS {
-                    if s != o && s != giver {
-                        base.passed[s] = CardSet::EMPTY;
-                    }
-                }
-                // What the observer passed stays in the receiver's hand until played. Cards it
-                // received are in its own hand or played, already out of the pool.
-                let receiver = self.pass.receiver(o);
-                fixed[receiver] |= self.passed[o] - self.played_cards();
-            }
-            if self.tricks == 0 && self.in_trick == 0 && self.current_seat() != o {
-                // The seat to lead the first trick must hold 2♣.
-                fixed[self.current_seat()].insert(TWO_OF_CLUBS);
-            }
-            for &s in &others {
-                unknown -= fixed[s];
-                sizes[s] = self.hands[s]
-                    .len()
-                    .checked_sub(fixed[s].len())
-                    .ok_or_else(|| {
-                        DealError::Inconsistent(format!("seat {s} holds fewer cards than known"))
-                    })?;
-                allowed[s] = CardSet::FULL - self.voids[s];
-                if !(fixed[s] & self.voids[s]).is_empty() {
-                    return Err(DealError::Inconsistent(format!(
-                        "seat {s} is known to hold {} of a suit it has shown void in",
-                        fixed[s] & self.voids[s]
-                    )));
-                }
-            }
-        }
-        let holders = others.map(|s| Holder {
-            size: sizes[s],
-            allowed: allowed[s],
-        });
-        debug_assert_eq!(unknown, {
-            let passing = self.is_passing();
-            let held = |s: Seat| {
-                self.hands[s]
-                    | if passing {
-                        self.passed[s]
-                    } else {
-                        CardSet::EMPTY
-                    }
-            };
-            (held(others[0]) | held(others[1]) | held(others[2]))
-                - fixed[others[0]]
-                - fixed[others[1]]
-                - fixed[others[2]]
-        });
-        Ok(HeartsSampler {
-            base,
-            others: others.map(|s| s as u8),
-            fixed,
-            pass_split,
-            deal: ConstrainedDeal::new(unknown, &holders)?,
-        })
-    }
+/// `n` choose `k`.
+fn binomial(n: usize, k: usize) -> u128 {
+    (0..k).fold(1u128, |acc, i| acc * (n - i) as u128 / (i + 1) as u128)
 }
 
 impl GameDef for Hearts {
@@ -836,12 +958,16 @@ impl GameDef for Hearts {
         let h = self.dealt_hands();
         format!("{} | {} | {} | {}", h[0], h[1], h[2], h[3])
     }
+
+    fn hand_text(&self, seat: Seat) -> Option<String> {
+        Some(self.hands[seat].to_string())
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::rng_from_seed;
+    use crate::game::{DealSampler, InfoSet, rng_from_seed};
 
     fn cards(text: &str) -> CardSet {
         text.parse().unwrap()
@@ -905,7 +1031,7 @@ mod tests {
         g.play(card("TC"));
         // AC wins; nobody failed to follow, so no voids are known.
         assert_eq!(g.current_seat(), 3);
-        assert!((0..4).all(|s| g.voids(s).is_empty()));
+        assert!((0..4).all(|s| g.excluded(s).is_empty()));
     }
 
     #[test]
@@ -929,8 +1055,9 @@ mod tests {
         play_all(&mut g, "AC");
         assert_eq!(g.current_seat(), 3);
         assert_eq!(g.points_taken(3), 1);
-        assert_eq!(g.voids(1), CardSet::suit(Suit::Clubs));
-        assert_eq!(g.voids(2), CardSet::suit(Suit::Clubs));
+        assert_eq!(g.excluded(1), CardSet::suit(Suit::Clubs));
+        // Seat 2 discarded a heart on the first trick, so it holds nothing but point cards.
+        assert_eq!(g.excluded(2), CardSet::FULL - POINT_CARDS);
         // After the first trick any discard is allowed: seat 1 may now shed QS on a diamond lead.
         play_all(&mut g, "KD 8D");
         assert_eq!(g.legal_moves(), g.hand(1));
@@ -972,7 +1099,7 @@ mod tests {
         assert_eq!(g.legal_moves(), g.hand(0));
         play_all(&mut g, "6H");
         assert!(g.hearts_broken());
-        assert_eq!(g.voids(0), CardSet::suit(Suit::Spades));
+        assert_eq!(g.excluded(0), CardSet::suit(Suit::Spades));
         play_all(&mut g, "2S 4S");
         assert_eq!((g.current_seat(), g.points_taken(3)), (3, 1));
         // Broken: AH may be led now.
@@ -1003,8 +1130,8 @@ mod tests {
         play_all(&mut g, "9S AS");
         assert_eq!(g.current_seat(), 0);
         assert_eq!(g.points_taken(0), 2);
-        assert_eq!(g.voids(1), HEARTS);
-        assert_eq!(g.voids(2), HEARTS);
+        assert_eq!(g.excluded(1), HEARTS);
+        assert_eq!(g.excluded(2), HEARTS);
     }
 
     #[test]
@@ -1340,13 +1467,31 @@ mod tests {
         assert_eq!(d.hands[o], g.hands[o]);
         assert_eq!(d.passed[o], g.passed[o]);
         assert_eq!(
-            (d.played, d.voids, d.trick, d.points, d.pass, d.passes_left),
-            (g.played, g.voids, g.trick, g.points, g.pass, g.passes_left)
+            (
+                d.played,
+                d.excluded,
+                d.trick,
+                d.points,
+                d.pass,
+                d.passes_left
+            ),
+            (
+                g.played,
+                g.excluded,
+                g.trick,
+                g.points,
+                g.pass,
+                g.passes_left
+            )
         );
-        assert_eq!(
-            (d.to_move, d.lead_suit, d.in_trick),
-            (g.to_move, g.lead_suit, g.in_trick)
-        );
+        assert_eq!((d.lead_suit, d.in_trick), (g.lead_suit, g.in_trick));
+        // Before the first lead, a seat that neither holds nor passed 2♣ does not know who
+        // leads: in each sample, the holder of 2♣ does.
+        if g.before_first_lead() && g.known_holder_of_two_of_clubs(o).is_none() {
+            assert!(d.hands[d.current_seat()].contains(TWO_OF_CLUBS));
+        } else {
+            assert_eq!(d.to_move, g.to_move);
+        }
         assert_eq!((d.tricks, d.hearts_broken), (g.tricks, g.hearts_broken));
         assert_eq!(
             (d.lead_filter, d.discard_filter),
@@ -1354,8 +1499,11 @@ mod tests {
         );
         for s in 0..SEATS {
             assert_eq!(d.hands[s].len(), g.hands[s].len(), "hand size of seat {s}");
-            // Voids hold: no card of a suit the seat failed to follow.
-            assert!((d.hands[s] & d.voids[s]).is_empty(), "seat {s} void broken");
+            // What the plays proved holds: no card the seat has shown it lacks.
+            assert!(
+                (d.hands[s] & d.excluded[s]).is_empty(),
+                "seat {s} exclusion broken"
+            );
         }
         let pool = |h: &Hearts| {
             (0..SEATS).filter(|&s| s != o).fold(CardSet::EMPTY, |u, s| {
@@ -1390,9 +1538,6 @@ mod tests {
                         assert!(d.passed[s].is_empty());
                     }
                 }
-            }
-            if g.played_cards().is_empty() {
-                assert!(d.hands[g.current_seat()].contains(TWO_OF_CLUBS));
             }
         }
         if g.current_seat() == o {
@@ -1448,7 +1593,7 @@ mod tests {
     }
 
     #[test]
-    fn first_leader_is_known_to_hold_two_of_clubs() {
+    fn only_the_holder_and_its_passer_know_who_leads_the_first_trick() {
         let mut rng = rng_from_seed(9);
         for pass in [Pass::None, Pass::Across] {
             let mut g = deal_passing(pass, BREAKING);
@@ -1457,11 +1602,25 @@ mod tests {
             }
             let leader = g.current_seat();
             for o in (0..SEATS).filter(|&o| o != leader) {
-                let sampler = g.deal_sampler(o).unwrap();
-                for _ in 0..100 {
+                let info = g.info_set(o);
+                let knows = g.passed[o].contains(TWO_OF_CLUBS);
+                assert_eq!(info.seat_to_move(), knows.then_some(leader), "observer {o}");
+                let sampler = info.sampler().unwrap();
+                let mut leads = [0u32; SEATS];
+                for _ in 0..300 {
                     let d = sampler.sample(&mut rng);
-                    assert!(d.hand(leader).contains(TWO_OF_CLUBS));
+                    assert!(d.hand(d.current_seat()).contains(TWO_OF_CLUBS));
                     assert_eq!(d.legal_moves(), cards("2C"));
+                    leads[d.current_seat()] += 1;
+                }
+                // Each of the three other seats holds 2♣ in about a third of the samples unless
+                // the observer passed it: Binomial(300, 1/3) is 100 ± 8.2, so 50 is 6 sd away.
+                for s in (0..SEATS).filter(|&s| s != o) {
+                    if knows {
+                        assert_eq!(leads[s], if s == leader { 300 } else { 0 });
+                    } else {
+                        assert!(leads[s] > 50, "seat {s} led {} times", leads[s]);
+                    }
                 }
             }
         }
@@ -1520,7 +1679,7 @@ mod tests {
             }
             let fits = others.iter().all(|&s| {
                 hands[s].len() == g.hands[s].len()
-                    && (hands[s] & g.voids[s]).is_empty()
+                    && (hands[s] & g.excluded[s]).is_empty()
                     && (g.pass == Pass::None
                         || s != g.pass.receiver(o)
                         || hands[s].is_superset(g.passed[o] - g.played_cards()))
@@ -1546,7 +1705,7 @@ mod tests {
             let o = (positions * 3 + 1) % SEATS;
             let expected = consistent_deals(&g, o);
             assert!(expected.contains(&g.hands));
-            with_voids += (0..SEATS).any(|s| s != o && !g.voids[s].is_empty()) as u32;
+            with_voids += (0..SEATS).any(|s| s != o && !g.excluded[s].is_empty()) as u32;
             let sampler = g.deal_sampler(o).unwrap();
             let mut seen = std::collections::HashSet::new();
             // At most a few hundred deals; 200 draws each leave a miss with chance < 1e-80.
@@ -1562,10 +1721,5 @@ mod tests {
             with_voids > 6,
             "the positions should exercise void constraints"
         );
-    }
-
-    #[test]
-    fn observer_out_of_range_is_an_error() {
-        assert!(deal(BREAKING).deal_sampler(4).is_err());
     }
 }

@@ -3,7 +3,7 @@
 //! Everything above this module is generic over the game type; [`dispatch`] is the one place
 //! that turns a name into a type, by calling a [`GameVisitor`] with it.
 
-use crate::game::{DealError, HiddenInfo, Rng};
+use crate::game::{DealError, HiddenInfo, Rng, Seat};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 pub mod bisca;
@@ -13,6 +13,7 @@ pub mod pentago;
 pub mod portuguese;
 pub mod sueca;
 pub mod tricks;
+pub mod unseen;
 
 pub use bisca::Bisca;
 pub use coinguess::CoinGuess;
@@ -40,6 +41,10 @@ pub trait GameDef: HiddenInfo {
     fn from_deal(config: &Self::Config, deal: &str) -> Result<Self, DealError>;
     /// The deal notation of this state; valid for a state that has not been played yet.
     fn deal_text(&self) -> String;
+    /// `seat`'s cards in the game's notation, for games where a seat holds some.
+    fn hand_text(&self, _seat: Seat) -> Option<String> {
+        None
+    }
 }
 
 /// Something to do with a game whose type is only known at run time.

@@ -43,12 +43,13 @@
 use std::hint::select_unpredictable;
 
 use crate::cards::{Card, CardList, CardSet, Suit};
-use crate::deal::{ConstrainedDeal, Holder};
-use crate::game::{DealError, DealSampler, Draws, Game, HiddenInfo, Rng, Seat};
+use crate::deal::MAX_HOLDERS;
+use crate::game::{DealError, Draws, Game, HiddenInfo, Rng, Seat};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 use super::GameDef;
 use super::portuguese::{self as pt, Bandeira, DECK};
+use super::unseen::{CardInfoSet, HiddenCards, Unseen, check_no_new_cards};
 
 /// Seats at the table.
 pub const SEATS: usize = 4;
@@ -408,68 +409,81 @@ impl Game for Sueca {
     }
 }
 
-/// Samples the other three hands for one observer.
-///
-/// Built once per decision: the unknown cards are everything outside the observer's hand, the
-/// played cards and the turned-up card while the dealer still holds it (that card stays fixed in
-/// the dealer's hand); each other seat gets its hand size, minus its voids.
-#[derive(Clone, Debug)]
-pub struct SuecaSampler {
-    base: Sueca,
-    seats: [u8; SEATS - 1],
-    fixed: [CardSet; SEATS - 1],
-    deal: ConstrainedDeal,
-}
+impl HiddenInfo for Sueca {
+    type InfoSet = CardInfoSet<Sueca>;
 
-impl DealSampler<Sueca> for SuecaSampler {
-    #[inline]
-    fn sample(&self, rng: &mut Rng) -> Sueca {
-        let split = self.deal.sample(rng);
-        let mut state = self.base;
-        for ((&seat, part), fixed) in self.seats.iter().zip(split).zip(self.fixed) {
-            state.hands[seat as usize] = part | fixed;
-        }
-        state
+    fn info_set(&self, observer: Seat) -> CardInfoSet<Sueca> {
+        CardInfoSet::of(self, observer)
     }
 }
 
-impl HiddenInfo for Sueca {
-    type Sampler = SuecaSampler;
+/// What a seat of Sueca sees: its own hand, the turned-up trump card (which stays in the dealer's
+/// hand until played), every card played and by whom, and the voids shown by failing to follow.
+/// The other three hands are unseen; their sizes follow from the cards played.
+impl HiddenCards for Sueca {
+    fn public_part(&self, observer: Seat) -> Sueca {
+        let mut public = *self;
+        for seat in (0..SEATS).filter(|&s| s != observer) {
+            public.hands[seat] = CardSet::EMPTY;
+        }
+        public
+    }
 
-    fn deal_sampler(&self, observer: Seat) -> Result<SuecaSampler, DealError> {
-        let dealer = self.dealer as usize;
-        let trump_fixed = if dealer != observer && self.hands[dealer].contains(self.trump) {
-            self.trump.set()
-        } else {
-            CardSet::EMPTY
-        };
-        let mut seats = [0u8; SEATS - 1];
-        let mut fixed = [CardSet::EMPTY; SEATS - 1];
-        let mut holders = [Holder {
-            size: 0,
-            allowed: CardSet::EMPTY,
-        }; SEATS - 1];
-        let mut unknown = CardSet::EMPTY;
-        for (i, seat) in (1..SEATS).map(|k| (observer + k) % SEATS).enumerate() {
-            let known = if seat == dealer {
-                trump_fixed
+    fn unseen(&self, observer: Seat) -> Result<Unseen, DealError> {
+        let played = self.played[0] | self.played[1] | self.played[2] | self.played[3];
+        let dealer = self.dealer as Seat;
+        let trump_held = !played.contains(self.trump) && dealer != observer;
+        let mut unseen = Unseen::NONE;
+        unseen.unknown = DECK - self.hands[observer] - played;
+        if trump_held {
+            unseen.unknown.remove(self.trump);
+        }
+        for seat in (1..SEATS).map(|k| (observer + k) % SEATS) {
+            let fixed = if seat == dealer && trump_held {
+                self.trump.set()
             } else {
                 CardSet::EMPTY
             };
-            seats[i] = seat as u8;
-            fixed[i] = known;
-            unknown |= self.hands[seat] - known;
-            holders[i] = Holder {
-                size: self.hands[seat].len() - known.len(),
-                allowed: DECK - self.voids[seat],
-            };
+            let size = HAND - self.played[seat].len() - fixed.len();
+            unseen.add(Some(seat), size, DECK - self.voids[seat], fixed);
         }
-        Ok(SuecaSampler {
-            base: *self,
-            seats,
-            fixed,
-            deal: ConstrainedDeal::new(unknown, &holders)?,
-        })
+        Ok(unseen)
+    }
+
+    fn with_unseen(&self, observer: Seat, parts: &[CardSet; MAX_HOLDERS], _rng: &mut Rng) -> Sueca {
+        let mut state = *self;
+        for (i, seat) in (1..SEATS).map(|k| (observer + k) % SEATS).enumerate() {
+            state.hands[seat] = parts[i];
+        }
+        state
+    }
+
+    fn public_seat_to_move(&self, _observer: Seat) -> Option<Seat> {
+        Some(self.to_move as Seat)
+    }
+
+    fn public_terminal(&self) -> bool {
+        (self.won[0] | self.won[1]).len() == DECK.len()
+    }
+
+    fn card_of(mv: Card) -> Option<Card> {
+        Some(mv)
+    }
+
+    fn observe_public(
+        &mut self,
+        observer: Seat,
+        seat: Seat,
+        mv: Option<Card>,
+        hand_after: Option<CardSet>,
+    ) -> Result<(), DealError> {
+        let card = mv.ok_or_else(|| DealError::Inconsistent("every Sueca move is seen".into()))?;
+        // The card alone in the mover's hand: legal exactly when it follows suit or the hand may
+        // be void in the led suit, which `play` then records.
+        self.hands[seat].insert(card);
+        let own = self.hands[observer];
+        self.play(card);
+        check_no_new_cards(hand_after, own - card.set())
     }
 }
 
@@ -536,11 +550,16 @@ impl GameDef for Sueca {
             hands(3)
         )
     }
+
+    fn hand_text(&self, seat: Seat) -> Option<String> {
+        Some(self.hands[seat].to_string())
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::DealSampler;
     use crate::game::rng_from_seed;
 
     fn c(s: &str) -> Card {

@@ -7,11 +7,20 @@
 //! Deal notation: `hand0 | hand1 | stock`, e.g. `JS QS KH AD | AS JH QH KD | KS AH JD QD`.
 
 use crate::cards::{Card, CardSet, Rank, Suit};
-use crate::deal::{ConstrainedDeal, Holder};
-use crate::game::{DealError, DealSampler, Game, HiddenInfo, Rng, Seat};
+use crate::deal::MAX_HOLDERS;
+use crate::game::{DealError, Game, HiddenInfo, Rng, Seat};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 use super::GameDef;
+use super::unseen::{CardInfoSet, HiddenCards, Unseen, check_no_new_cards};
+
+impl HiddenInfo for Tricks {
+    type InfoSet = CardInfoSet<Tricks>;
+
+    fn info_set(&self, observer: Seat) -> CardInfoSet<Tricks> {
+        CardInfoSet::of(self, observer)
+    }
+}
 
 /// Cards per hand.
 pub const HAND: usize = 4;
@@ -160,46 +169,72 @@ impl Game for Tricks {
     }
 }
 
-/// Samples the opponent's hand and the stock for one observer.
-#[derive(Clone, Debug)]
-pub struct TricksSampler {
-    base: Tricks,
-    opponent: Seat,
-    deal: ConstrainedDeal,
-}
+/// What a seat of Tricks sees: its own hand, every card played and by whom, the tricks, and the
+/// voids shown by failing to follow. The other hand and the stock are unseen.
+impl HiddenCards for Tricks {
+    fn public_part(&self, observer: Seat) -> Tricks {
+        let mut public = *self;
+        public.hands[observer ^ 1] = CardSet::EMPTY;
+        public.stock = CardSet::EMPTY;
+        public
+    }
 
-impl DealSampler<Tricks> for TricksSampler {
-    #[inline]
-    fn sample(&self, rng: &mut Rng) -> Tricks {
-        let split = self.deal.sample(rng);
-        let mut state = self.base;
-        state.hands[self.opponent] = split[0];
-        state.stock = split[1];
+    fn unseen(&self, observer: Seat) -> Result<Unseen, DealError> {
+        let opponent = observer ^ 1;
+        let mut unseen = Unseen::NONE;
+        unseen.unknown = DECK - self.hands[observer] - self.played[0] - self.played[1];
+        let size = HAND - self.played[opponent].len();
+        unseen.add(
+            Some(opponent),
+            size,
+            DECK - self.voids[opponent],
+            CardSet::EMPTY,
+        );
+        unseen.add(None, HAND, DECK, CardSet::EMPTY);
+        Ok(unseen)
+    }
+
+    fn with_unseen(
+        &self,
+        observer: Seat,
+        parts: &[CardSet; MAX_HOLDERS],
+        _rng: &mut Rng,
+    ) -> Tricks {
+        let mut state = *self;
+        state.hands[observer ^ 1] = parts[0];
+        state.stock = parts[1];
         state
     }
-}
 
-impl HiddenInfo for Tricks {
-    type Sampler = TricksSampler;
+    fn public_seat_to_move(&self, _observer: Seat) -> Option<Seat> {
+        Some(self.to_move as Seat)
+    }
 
-    fn deal_sampler(&self, observer: Seat) -> Result<TricksSampler, DealError> {
-        let opponent = observer ^ 1;
-        let unknown = self.hands[opponent] | self.stock;
-        let holders = [
-            Holder {
-                size: self.hands[opponent].len(),
-                allowed: DECK - self.voids[opponent],
-            },
-            Holder {
-                size: self.stock.len(),
-                allowed: DECK,
-            },
-        ];
-        Ok(TricksSampler {
-            base: *self,
-            opponent,
-            deal: ConstrainedDeal::new(unknown, &holders)?,
-        })
+    fn public_terminal(&self) -> bool {
+        (self.played[0] | self.played[1]).len() == 2 * HAND
+    }
+
+    fn card_of(mv: Card) -> Option<Card> {
+        Some(mv)
+    }
+
+    fn observe_public(
+        &mut self,
+        observer: Seat,
+        seat: Seat,
+        mv: Option<Card>,
+        hand_after: Option<CardSet>,
+    ) -> Result<(), DealError> {
+        let card = mv.ok_or_else(|| DealError::Inconsistent("every Tricks move is seen".into()))?;
+        // The card alone in the mover's hand: legal exactly when it follows suit or the hand may
+        // be void in the led suit, which `play` then records.
+        self.hands[seat].insert(card);
+        let own = self.hands[observer];
+        self.play(card);
+        if seat != observer {
+            self.hands[seat] = CardSet::EMPTY;
+        }
+        check_no_new_cards(hand_after, own - card.set())
     }
 }
 
@@ -228,6 +263,10 @@ impl GameDef for Tricks {
     fn deal_text(&self) -> String {
         format!("{} | {} | {}", self.hands[0], self.hands[1], self.stock)
     }
+
+    fn hand_text(&self, seat: Seat) -> Option<String> {
+        Some(self.hands[seat].to_string())
+    }
 }
 
 /// Splits `a | b | c` into exactly `n` card sets.
@@ -251,6 +290,7 @@ pub(crate) fn parse_parts(deal: &str, n: usize) -> Result<Vec<CardSet>, DealErro
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::DealSampler;
     use crate::game::rng_from_seed;
 
     fn deal(text: &str) -> Tricks {

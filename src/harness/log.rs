@@ -91,6 +91,13 @@ pub fn parse_record(text: &str) -> Result<GameRecord, String> {
     if let Some(u) = r.units.as_ref().filter(|u| u.len() != n) {
         return Err(format!("units has {} entries for {n} seats", u.len()));
     }
+    if r.deal_index >= crate::limits::MAX_DEALS {
+        return Err(format!(
+            "deal_index {} is beyond the largest match ({} deals)",
+            r.deal_index,
+            crate::limits::MAX_DEALS
+        ));
+    }
     if r.seatings_per_deal == 0 || r.seating_index >= r.seatings_per_deal {
         return Err(format!(
             "seating_index {} is not below seatings_per_deal {}",
@@ -166,8 +173,9 @@ pub struct Merged {
     /// Deals left out because some of their seatings are missing: (deal, seatings found).
     pub incomplete: Vec<(u64, usize)>,
     /// Deal indices below the highest one seen of which no game was found at all (a shard not
-    /// given, or a match stopped early by SPRT).
-    pub missing: Vec<u64>,
+    /// Runs of deal indices with no game at all, below the last deal present (a shard not given,
+    /// or a match stopped early), as ranges: a log never makes a list as long as its indices.
+    pub missing: Vec<std::ops::Range<u64>>,
 }
 
 /// The fields that identify a match; every record of a merge must agree on all of them.
@@ -278,14 +286,20 @@ impl GameVisitor for MergeVisitor<'_> {
         let mut missing = Vec::new();
         let mut expected = 0u64;
         for (&deal, games) in &self.deals {
-            missing.extend(expected..deal);
+            if expected < deal {
+                missing.push(expected..deal);
+            }
             expected = deal + 1;
             for g in games {
                 let r = &g.record;
-                if r.seats != plan[r.seating_index] {
+                if plan.get(r.seating_index) != Some(&r.seats) {
                     return Err(format!(
                         "{}: seating {} of a {} deal is {:?}, expected {:?}",
-                        g.origin, r.seating_index, r.game, r.seats, plan[r.seating_index]
+                        g.origin,
+                        r.seating_index,
+                        r.game,
+                        r.seats,
+                        plan.get(r.seating_index)
                     ));
                 }
                 if r.units.is_some() != report.has_units {
@@ -609,7 +623,9 @@ impl GameVisitor for RerunVisitor<'_> {
                 // Exactly the logged count, zero included: a search that ran out of time before
                 // its first iteration picked a random move, and so does this one.
                 let budget = Budget::iterations(m.iterations);
-                let d = agent.choose(View::new(&state, seat), budget, &mut rng);
+                let d = agent
+                    .choose(View::new(&state, seat), budget, &mut rng)
+                    .map_err(|e| e.to_string())?;
                 let rerun_move = d.mv.to_string();
                 if rerun_move != m.mv {
                     diverged.push((p, m.mv.clone(), rerun_move.clone()));

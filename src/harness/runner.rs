@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
@@ -16,7 +16,7 @@ use super::stats::{Sprt, SprtDecision, Tally};
 use crate::agents::{self, Agent};
 use crate::game::{MoveSet, View, rng_from_seed};
 use crate::games::GameDef;
-use crate::search::Budget;
+use crate::search::{Budget, StopSignal};
 use crate::spec::Spec;
 
 /// One move of a logged game.
@@ -30,6 +30,12 @@ pub struct MoveRecord {
     pub iterations: u64,
     /// Microseconds spent on it.
     pub micros: u64,
+    /// Search tree nodes in use when the decision was made (0 without a search).
+    #[serde(default)]
+    pub nodes: u64,
+    /// True when the search tree ran out of room during the decision.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub tree_full: bool,
 }
 
 /// One finished game: everything needed to replay it or to recompute the match statistics.
@@ -92,6 +98,9 @@ pub struct MatchConfig {
     pub shard: Option<(u64, u64)>,
     /// Stop early by SPRT.
     pub sprt: Option<Sprt>,
+    /// Raised to end the match early (Ctrl-C): games in progress are abandoned, and the report
+    /// covers the deals whose every seating finished.
+    pub stop: Option<StopSignal>,
 }
 
 /// Per-agent totals.
@@ -107,6 +116,12 @@ pub struct SideTotals {
     pub iterations: u64,
     /// Microseconds spent choosing.
     pub micros: u64,
+    /// Decisions whose search tree ran out of room.
+    #[serde(default)]
+    pub full_trees: u64,
+    /// The most tree nodes any one decision used.
+    #[serde(default)]
+    pub max_nodes: u64,
     /// Sum over games of the agent's mean raw points per seat.
     pub points: f64,
     /// Sum over games of the agent's mean match units (games with units).
@@ -144,6 +159,8 @@ impl SideTotals {
         self.moves += o.moves;
         self.iterations += o.iterations;
         self.micros += o.micros;
+        self.full_trees += o.full_trees;
+        self.max_nodes = self.max_nodes.max(o.max_nodes);
         self.points += o.points;
         self.units += o.units;
         self.games += o.games;
@@ -169,6 +186,9 @@ pub struct MatchReport {
     pub has_units: bool,
     /// SPRT outcome, when one was run.
     pub sprt: Option<SprtDecision>,
+    /// True when the match was stopped before every deal was played.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub interrupted: bool,
 }
 
 impl MatchReport {
@@ -194,6 +214,8 @@ impl MatchReport {
                     totals.moves += 1;
                     totals.iterations += m.iterations;
                     totals.micros += m.micros;
+                    totals.full_trees += u64::from(m.tree_full);
+                    totals.max_nodes = totals.max_nodes.max(m.nodes);
                 }
             }
         }
@@ -262,7 +284,9 @@ pub fn build_agents<G: GameDef>(
         .collect()
 }
 
-/// Plays one game to the end. Errors only if an agent returns an illegal move.
+/// Plays one game to the end; `None` if the match's stop signal was raised before it ended (the
+/// game is abandoned: its later moves would have been searched with no time). Errors only if an
+/// agent fails or returns an illegal move.
 #[allow(clippy::too_many_arguments)]
 pub fn play_game<G: GameDef>(
     cfg: &MatchConfig,
@@ -271,7 +295,7 @@ pub fn play_game<G: GameDef>(
     seating_index: usize,
     seats: &[Side],
     seatings_per_deal: usize,
-) -> Result<GameRecord, String> {
+) -> Result<Option<GameRecord>, String> {
     let mut state: G = deal_for(config, cfg.seed, deal_index);
     let deal = state.deal_text();
     let mut agents = build_agents::<G>(&cfg.a, &cfg.b, seats)?;
@@ -280,10 +304,20 @@ pub fn play_game<G: GameDef>(
         .collect();
     let mut rngs: Vec<_> = agent_seeds.iter().map(|&s| rng_from_seed(s)).collect();
     let mut moves = Vec::new();
+    let budget = match &cfg.stop {
+        Some(stop) => cfg.budget.clone().with_stop(stop.clone()),
+        None => cfg.budget.clone(),
+    };
+    let stopped = || cfg.stop.as_ref().is_some_and(StopSignal::is_raised);
     while !state.is_terminal() {
+        if stopped() {
+            return Ok(None);
+        }
         let seat = state.current_seat();
         let start = Instant::now();
-        let d = agents[seat].choose(View::new(&state, seat), cfg.budget, &mut rngs[seat]);
+        let d = agents[seat]
+            .choose(View::new(&state, seat), budget.clone(), &mut rngs[seat])
+            .map_err(|e| format!("agent {} in seat {seat}: {e}", agents[seat].spec()))?;
         let micros = start.elapsed().as_micros() as u64;
         if !state.legal_moves().contains(d.mv) {
             return Err(format!(
@@ -297,13 +331,19 @@ pub fn play_game<G: GameDef>(
             mv: d.mv.to_string(),
             iterations: d.iterations,
             micros,
+            nodes: d.nodes,
+            tree_full: d.tree_full,
         });
         state.play(d.mv);
     }
     let n = state.num_seats();
     let rewards: Vec<f64> = (0..n).map(|s| state.reward(s)).collect();
     let units: Option<Vec<f64>> = (0..n).map(|s| state.match_units(s)).collect();
-    Ok(GameRecord {
+    if stopped() {
+        // The last moves may have been cut short by the signal.
+        return Ok(None);
+    }
+    Ok(Some(GameRecord {
         game: cfg.game.to_string(),
         seed: cfg.seed,
         deal_index,
@@ -320,7 +360,7 @@ pub fn play_game<G: GameDef>(
         scores: (0..n).map(|s| state.score(s)).collect(),
         rewards,
         units,
-    })
+    }))
 }
 
 fn agents_spec<G: GameDef>(spec: &Spec) -> String {
@@ -352,10 +392,13 @@ impl MatchObserver for Quiet {
 pub struct JsonlWriter<W: Write + Send>(pub W);
 
 impl<W: Write + Send> JsonlWriter<W> {
-    /// Writes one record and flushes.
+    /// Writes one record and flushes. The line is made whole first and handed over in one
+    /// write, so a process killed at any moment leaves whole lines only (in practice: a
+    /// single `write` of a regular file is not cut short by a signal).
     pub fn write(&mut self, record: &GameRecord) -> std::io::Result<()> {
-        serde_json::to_writer(&mut self.0, record)?;
-        self.0.write_all(b"\n")?;
+        let mut line = serde_json::to_vec(record)?;
+        line.push(b'\n');
+        self.0.write_all(&line)?;
         self.0.flush()
     }
 }
@@ -374,13 +417,13 @@ pub fn run_match<G: GameDef>(
     if cfg.deals == 0 {
         return Err("--deals must be at least 1".to_string());
     }
-    let deals: Vec<u64> = (0..cfg.deals)
-        .filter(|d| cfg.shard.is_none_or(|(i, k)| d % k == i))
-        .collect();
-    let items: Vec<(u64, usize)> = deals
-        .iter()
-        .flat_map(|&d| (0..plan.len()).map(move |s| (d, s)))
-        .collect();
+    // Deals and seatings are numbered, never listed: item `i` is seating `i % seatings` of the
+    // shard's deal `i / seatings`, so a match of any size costs memory only for the games in
+    // flight and the deals whose games are not all in.
+    let (first_deal, step) = cfg.shard.unwrap_or((0, 1));
+    let shard_deals = cfg.deals.saturating_sub(first_deal).div_ceil(step);
+    let deal_of = |k: u64| first_deal + k * step;
+    let total = shard_deals.saturating_mul(plan.len() as u64);
     let mut report = MatchReport {
         game: cfg.game.to_string(),
         seating: super::seating::describe(n, partners, cfg.lineup).to_string(),
@@ -397,21 +440,25 @@ pub fn run_match<G: GameDef>(
         .map(|a| a.is_cheating())
         .unwrap_or(false);
 
-    let next = AtomicUsize::new(0);
+    let next = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
-    let (tx, rx) = crossbeam::channel::unbounded::<Result<GameRecord, String>>();
-    let total = items.len() as u64;
+    let (tx, rx) = crossbeam::channel::unbounded::<Result<Option<GameRecord>, String>>();
     let mut failure = None;
+    let workers = (cfg.jobs.max(1) as u64).min(total).max(1);
     std::thread::scope(|scope| {
-        for _ in 0..cfg.jobs.max(1) {
+        for _ in 0..workers {
             let tx = tx.clone();
-            let (items, next, stop, plan) = (&items, &next, &stop, &plan);
+            let (next, stop, plan) = (&next, &stop, &plan);
             scope.spawn(move || {
                 while !stop.load(Ordering::Relaxed) {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&(deal, seating)) = items.get(i) else {
+                    if i >= total {
                         break;
-                    };
+                    }
+                    let (deal, seating) = (
+                        deal_of(i / plan.len() as u64),
+                        (i % plan.len() as u64) as usize,
+                    );
                     let r = play_game::<G>(cfg, config, deal, seating, &plan[seating], plan.len());
                     if tx.send(r).is_err() {
                         break;
@@ -423,11 +470,17 @@ pub fn run_match<G: GameDef>(
         // Deals are folded into the report in index order, whatever order games finish in, so
         // the statistics (and the SPRT stopping point) do not depend on scheduling.
         let mut pending: BTreeMap<u64, Vec<GameRecord>> = BTreeMap::new();
-        let mut order = deals.iter().copied().peekable();
+        let mut order = (0..shard_deals).map(deal_of).peekable();
         let mut done = 0;
         for r in rx.iter() {
             let record = match r {
-                Ok(rec) => rec,
+                Ok(Some(rec)) => rec,
+                Ok(None) => {
+                    // Stopped: no worker starts another game.
+                    stop.store(true, Ordering::Relaxed);
+                    report.interrupted = true;
+                    continue;
+                }
                 Err(e) => {
                     failure.get_or_insert(e);
                     stop.store(true, Ordering::Relaxed);

@@ -66,6 +66,8 @@ pub struct ScalePlan {
     pub deals: u64,
     /// Seed of positions and deals.
     pub seed: u64,
+    /// Raised to end the strength matches early (Ctrl-C).
+    pub stop: Option<crate::search::StopSignal>,
 }
 
 /// The agent spec for a mode and thread count.
@@ -123,11 +125,13 @@ pub fn measure_speed<G: GameDef>(
     let (mut iterations, mut elapsed) = (0u64, Duration::ZERO);
     for p in positions {
         let start = Instant::now();
-        let d = agent.choose(
-            View::new(p, p.current_seat()),
-            Budget::millis(time_ms),
-            &mut rng,
-        );
+        let d = agent
+            .choose(
+                View::new(p, p.current_seat()),
+                Budget::millis(time_ms),
+                &mut rng,
+            )
+            .map_err(|e| e.to_string())?;
         elapsed += start.elapsed();
         iterations += d.iterations;
     }
@@ -200,8 +204,12 @@ pub fn run_scale<G: GameDef>(
                         lineup: Lineup::TwoVsTwo,
                         shard: None,
                         sprt: None,
+                        stop: plan.stop.clone(),
                     };
                     let report = run_match::<G>(&cfg, config, &mut super::runner::Quiet)?;
+                    if report.interrupted {
+                        return Err("interrupted: the measurements so far are not written".into());
+                    }
                     let (lo, hi) = report.tally.interval();
                     let (score, ci) = (Some(report.tally.mean()), Some((hi - lo) / 2.0));
                     if equal_time {

@@ -1,16 +1,58 @@
 //! How long a search may run: a number of iterations, a wall-clock time, or both (whichever
-//! runs out first). The clock is read every few iterations, never every one.
+//! runs out first), and a [`StopSignal`] another thread may raise to end it at once. The clock
+//! and the signal are read every few iterations, never every one.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
+/// A flag another thread raises to end searches now (the engine protocol's `stop`, Ctrl-C).
+/// Clones share the flag; a search that sees it raised stops at its next budget check, a few
+/// iterations later, and returns what it has.
+#[derive(Clone, Debug, Default)]
+pub struct StopSignal(Arc<AtomicBool>);
+
+impl StopSignal {
+    /// A signal not yet raised.
+    pub fn new() -> StopSignal {
+        StopSignal::default()
+    }
+
+    /// Asks every search watching this signal to stop.
+    pub fn raise(&self) {
+        self.0.store(true, Relaxed);
+    }
+
+    /// Lowers the signal again, for the next search.
+    pub fn reset(&self) {
+        self.0.store(false, Relaxed);
+    }
+
+    /// True once raised.
+    #[inline]
+    pub fn is_raised(&self) -> bool {
+        self.0.load(Relaxed)
+    }
+}
+
+impl PartialEq for StopSignal {
+    /// Two signals are equal when they are the same flag.
+    fn eq(&self, other: &StopSignal) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for StopSignal {}
+
 /// A search budget. At least one limit must be set.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Budget {
     /// Stop after this many iterations.
     pub iterations: Option<u64>,
     /// Stop once this much wall time has passed.
     pub time: Option<Duration>,
+    /// Stop when this is raised.
+    pub stop: Option<StopSignal>,
 }
 
 impl Budget {
@@ -18,16 +60,42 @@ impl Budget {
     pub fn iterations(n: u64) -> Budget {
         Budget {
             iterations: Some(n),
-            time: None,
+            ..Budget::default()
         }
     }
 
     /// A budget of `ms` milliseconds.
     pub fn millis(ms: u64) -> Budget {
         Budget {
-            iterations: None,
             time: Some(Duration::from_millis(ms)),
+            ..Budget::default()
         }
+    }
+
+    /// This budget, also ended by `stop`.
+    pub fn with_stop(self, stop: StopSignal) -> Budget {
+        Budget {
+            stop: Some(stop),
+            ..self
+        }
+    }
+
+    /// An agent's `own` budget (from its spec) in place of this one's limits, this one's stop
+    /// signal kept; this budget when the agent has none.
+    pub fn replaced_by(self, own: Option<&Budget>) -> Budget {
+        match own {
+            Some(own) => Budget {
+                stop: self.stop,
+                ..own.clone()
+            },
+            None => self,
+        }
+    }
+
+    /// True when the stop signal, if any, has been raised.
+    #[inline]
+    pub fn stopped(&self) -> bool {
+        self.stop.as_ref().is_some_and(StopSignal::is_raised)
     }
 
     /// The deadline of a search that starts at `start`, if time-limited.
@@ -52,6 +120,7 @@ impl Budget {
 pub struct BudgetClock {
     max_iterations: u64,
     deadline: Option<Instant>,
+    stop: Option<StopSignal>,
 }
 
 /// How many iterations pass between clock reads.
@@ -63,15 +132,16 @@ impl BudgetClock {
         BudgetClock {
             max_iterations: budget.iterations.unwrap_or(u64::MAX),
             deadline: budget.deadline(Instant::now()),
+            stop: budget.stop.clone(),
         }
     }
 
-    /// A clock with an explicit iteration limit and deadline (a share of a parallel search's
-    /// budget: every thread of a root-parallel search stops at the same deadline).
-    pub fn with_limits(max_iterations: u64, deadline: Option<Instant>) -> BudgetClock {
+    /// A share of this clock: the same deadline and stop signal with its own iteration limit
+    /// (every thread of a root-parallel search stops together).
+    pub fn share(&self, max_iterations: u64) -> BudgetClock {
         BudgetClock {
             max_iterations,
-            deadline,
+            ..self.clone()
         }
     }
 
@@ -86,15 +156,14 @@ impl BudgetClock {
         if done >= self.max_iterations {
             return true;
         }
-        match self.deadline {
-            Some(d) if done.is_multiple_of(CLOCK_EVERY) => Instant::now() >= d,
-            _ => false,
-        }
+        done.is_multiple_of(CLOCK_EVERY) && self.past_deadline()
     }
 
-    /// True when the wall-clock deadline (if any) has passed; reads the clock.
+    /// True when the wall-clock deadline (if any) has passed or the stop signal is raised;
+    /// reads the clock.
     pub fn past_deadline(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.stop.as_ref().is_some_and(StopSignal::is_raised)
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// The iteration limit (`u64::MAX` when only time is limited).
@@ -115,6 +184,7 @@ pub struct SharedBudget {
     deadline: Option<Instant>,
     claimed: AtomicU64,
     stop: AtomicBool,
+    signal: Option<StopSignal>,
 }
 
 impl SharedBudget {
@@ -125,6 +195,7 @@ impl SharedBudget {
             deadline: budget.deadline(Instant::now()),
             claimed: AtomicU64::new(0),
             stop: AtomicBool::new(false),
+            signal: budget.stop.clone(),
         }
     }
 
@@ -134,7 +205,9 @@ impl SharedBudget {
         if self.stop.load(Relaxed) {
             return 0;
         }
-        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.signal.as_ref().is_some_and(StopSignal::is_raised)
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+        {
             self.stop.store(true, Relaxed);
             return 0;
         }

@@ -3,6 +3,7 @@
 use std::fmt;
 use std::time::Duration;
 
+use crate::limits;
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 use super::budget::Budget;
@@ -19,6 +20,9 @@ pub enum Algorithm {
     Pimc {
         /// Number of determinizations.
         dets: u32,
+        /// Decide by one vote per world (its most visited move), as the thesis does, instead
+        /// of by visits summed over the worlds.
+        vote: bool,
     },
 }
 
@@ -83,14 +87,15 @@ pub struct SearchConfig {
     pub threads: usize,
     /// Virtual losses per thread below a node (tree modes).
     pub virtual_loss: u32,
-    /// Arena capacity per tree.
-    pub max_nodes: u32,
+    /// The most tree nodes of one search, over all its trees; `None`: sized from the budget,
+    /// at most half the machine's memory (see [`super::arena_size`]).
+    pub max_nodes: Option<u32>,
     /// A budget that overrides the match's, when the spec sets `iterations` or `time_ms`.
     pub budget: Option<Budget>,
 }
 
 /// The most threads a search accepts.
-pub const MAX_THREADS: usize = 256;
+pub use crate::limits::MAX_THREADS;
 
 /// Default exploration constant, as in the note.
 pub const DEFAULT_C: f64 = 0.7;
@@ -116,8 +121,10 @@ const OPT_TIME: OptionDoc = OptionDoc {
 };
 const OPT_MAX_NODES: OptionDoc = OptionDoc {
     key: "max_nodes",
-    default: "2097152",
-    help: "tree capacity in nodes (32 bytes each for card games); a full tree stops growing",
+    default: "auto",
+    help: "most tree nodes of one search over all its trees (32 bytes each for card games); auto \
+           sizes the tree from the budget within half the machine's memory; a full tree stops \
+           growing and decisions report it",
 };
 const OPT_PARALLEL: OptionDoc = OptionDoc {
     key: "parallel",
@@ -139,6 +146,12 @@ const OPT_DETS: OptionDoc = OptionDoc {
     default: "20",
     help: "determinizations sampled per move; iterations are split among them",
 };
+const OPT_VOTE: OptionDoc = OptionDoc {
+    key: "vote",
+    default: "false",
+    help: "true: each determinization's most visited move gets one vote (the thesis's PIMC); \
+           false: visits summed over the determinizations",
+};
 
 /// Options of the `ismcts` and `uct` agents.
 pub const SEARCH_OPTIONS: &[OptionDoc] = &[
@@ -154,6 +167,7 @@ pub const SEARCH_OPTIONS: &[OptionDoc] = &[
 /// Options of the `pimc` agent: `dets` and the common ones.
 pub const PIMC_OPTIONS: &[OptionDoc] = &[
     OPT_DETS,
+    OPT_VOTE,
     OPT_C,
     OPT_ITERATIONS,
     OPT_TIME,
@@ -172,7 +186,7 @@ impl SearchConfig {
             parallel: Parallel::Sequential,
             threads: 1,
             virtual_loss: DEFAULT_VIRTUAL_LOSS,
-            max_nodes: Tree::<()>::DEFAULT_CAPACITY,
+            max_nodes: None,
             budget: None,
         }
     }
@@ -183,16 +197,18 @@ impl SearchConfig {
         let algorithm = match algorithm {
             Algorithm::Pimc { .. } => {
                 let dets: u32 = spec.get("dets", DEFAULT_DETS)?;
-                if dets == 0 {
-                    return Err(err("dets must be at least 1".into()));
-                }
-                Algorithm::Pimc { dets }
+                limits::positive_at_most("dets", dets, limits::MAX_DETS).map_err(err)?;
+                let vote: bool = spec.get("vote", false)?;
+                Algorithm::Pimc { dets, vote }
             }
             other => other,
         };
         let c: f64 = spec.get("c", DEFAULT_C)?;
-        if !c.is_finite() || c < 0.0 {
-            return Err(err(format!("c={c} must be a finite number >= 0")));
+        if !c.is_finite() || !(0.0..=limits::MAX_EXPLORATION).contains(&c) {
+            return Err(err(format!(
+                "c={c} must be a number from 0 to {}",
+                limits::MAX_EXPLORATION
+            )));
         }
         let names: Vec<&str> = Parallel::ALL.iter().map(|p| p.name()).collect();
         let mode = spec.choice("parallel", &names, "sequential")?;
@@ -201,31 +217,41 @@ impl SearchConfig {
             .find(|p| p.name() == mode)
             .expect("choice returns one of the names");
         let threads: usize = spec.get("threads", 1)?;
-        if threads == 0 || threads > MAX_THREADS {
-            return Err(err(format!("threads={threads} must be 1 to {MAX_THREADS}")));
-        }
+        limits::positive_at_most("threads", threads, MAX_THREADS).map_err(err)?;
         if parallel == Parallel::Sequential && threads > 1 {
             return Err(err(format!(
                 "threads={threads} needs a parallel mode (parallel=root, tree, tree-locked or leaf)"
             )));
         }
         let virtual_loss: u32 = spec.get("virtual_loss", DEFAULT_VIRTUAL_LOSS)?;
+        if virtual_loss > limits::MAX_VIRTUAL_LOSS {
+            return Err(err(format!(
+                "virtual_loss={virtual_loss} must be at most {}",
+                limits::MAX_VIRTUAL_LOSS
+            )));
+        }
         if spec.has("virtual_loss") && !parallel.is_tree() {
             return Err(err(
                 "virtual_loss applies only to parallel=tree or parallel=tree-locked".into(),
             ));
         }
-        let max_nodes: u64 = spec.get("max_nodes", Tree::<()>::DEFAULT_CAPACITY as u64)?;
         let roots = match algorithm {
-            Algorithm::Pimc { dets } => dets as u64,
+            Algorithm::Pimc { dets, .. } => dets as u64,
             _ => 1,
         };
-        if max_nodes <= roots || max_nodes > Tree::<()>::MAX_CAPACITY as u64 {
-            return Err(err(format!(
-                "max_nodes={max_nodes} must be above the number of roots ({roots}) and at most {}",
-                Tree::<()>::MAX_CAPACITY
-            )));
-        }
+        let max_nodes = match spec.raw("max_nodes") {
+            None | Some("auto") => None,
+            Some(_) => {
+                let n: u64 = spec.get("max_nodes", 0u64)?;
+                if n <= roots || n > Tree::<()>::MAX_CAPACITY as u64 {
+                    return Err(err(format!(
+                        "max_nodes={n} must be above the number of roots ({roots}) and at most {}",
+                        Tree::<()>::MAX_CAPACITY
+                    )));
+                }
+                Some(n as u32)
+            }
+        };
         let iterations: Option<u64> = match spec.raw("iterations") {
             None => None,
             Some(_) => Some(spec.get("iterations", 0u64)?),
@@ -234,12 +260,16 @@ impl SearchConfig {
             None => None,
             Some(_) => Some(spec.get("time_ms", 0u64)?),
         };
-        if iterations == Some(0) || time_ms == Some(0) {
-            return Err(err("iterations and time_ms must be at least 1".into()));
+        if let Some(n) = iterations {
+            limits::positive_at_most("iterations", n, limits::MAX_ITERATIONS).map_err(err)?;
+        }
+        if let Some(t) = time_ms {
+            limits::positive_at_most("time_ms", t, limits::MAX_TIME_MS).map_err(err)?;
         }
         let budget = (iterations.is_some() || time_ms.is_some()).then(|| Budget {
             iterations,
             time: time_ms.map(Duration::from_millis),
+            stop: None,
         });
         Ok(SearchConfig {
             algorithm,
@@ -247,7 +277,7 @@ impl SearchConfig {
             parallel,
             threads,
             virtual_loss,
-            max_nodes: max_nodes as u32,
+            max_nodes,
             budget,
         })
     }
@@ -255,11 +285,12 @@ impl SearchConfig {
     /// The options written out in full, as `spec` would parse them back.
     pub fn options_text(&self) -> String {
         let mut parts = Vec::new();
-        if let Algorithm::Pimc { dets } = self.algorithm {
+        if let Algorithm::Pimc { dets, vote } = self.algorithm {
             parts.push(format!("dets={dets}"));
+            parts.push(format!("vote={vote}"));
         }
         parts.push(format!("c={}", self.c));
-        if let Some(b) = self.budget {
+        if let Some(b) = &self.budget {
             if let Some(n) = b.iterations {
                 parts.push(format!("iterations={n}"));
             }
@@ -267,7 +298,10 @@ impl SearchConfig {
                 parts.push(format!("time_ms={}", t.as_millis()));
             }
         }
-        parts.push(format!("max_nodes={}", self.max_nodes));
+        match self.max_nodes {
+            Some(n) => parts.push(format!("max_nodes={n}")),
+            None => parts.push("max_nodes=auto".into()),
+        }
         parts.push(format!("parallel={}", self.parallel));
         parts.push(format!("threads={}", self.threads));
         if self.parallel.is_tree() {
@@ -284,7 +318,10 @@ mod tests {
     fn parse(text: &str) -> Result<SearchConfig, SpecError> {
         let spec: Spec = text.parse().unwrap();
         let alg = if spec.name == "pimc" {
-            Algorithm::Pimc { dets: 0 }
+            Algorithm::Pimc {
+                dets: 0,
+                vote: false,
+            }
         } else {
             Algorithm::Ismcts
         };
@@ -307,7 +344,13 @@ mod tests {
             assert_eq!(cfg, again, "{text}");
         }
         let cfg = parse("pimc").unwrap();
-        assert_eq!(cfg.algorithm, Algorithm::Pimc { dets: 20 });
+        assert_eq!(
+            cfg.algorithm,
+            Algorithm::Pimc {
+                dets: 20,
+                vote: false
+            }
+        );
         assert_eq!(cfg.c, 0.7);
     }
 
@@ -326,7 +369,7 @@ mod tests {
             ("pimc:dets=10,max_nodes=10", "max_nodes"),
             ("ismcts:max_nodes=99999999999", "max_nodes"),
             ("ismcts:iterations=lots", "iterations=lots"),
-            ("ismcts:time_ms=0", "at least 1"),
+            ("ismcts:time_ms=0", "time_ms=0 must be from 1"),
             ("ismcts:dets=3", "unknown option dets"),
         ] {
             let e = parse(text).unwrap_err();

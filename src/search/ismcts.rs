@@ -7,11 +7,11 @@
 //! UCB is `mean + c·sqrt(ln(availability)/visits)`. The move played is the most visited root
 //! child.
 
-use crate::game::{DealError, HiddenInfo, View};
+use crate::game::{DealError, HiddenInfo, SamplerOf, View};
 
 use super::worlds::Sampled;
 
 /// The worlds of an ISMCTS decision: the observer's deal sampler.
-pub fn worlds<G: HiddenInfo>(view: &View<'_, G>) -> Result<Sampled<G::Sampler>, DealError> {
+pub fn worlds<G: HiddenInfo>(view: &View<'_, G>) -> Result<Sampled<SamplerOf<G>>, DealError> {
     Ok(Sampled(view.deal_sampler()?))
 }

@@ -20,7 +20,7 @@ use crate::game::{Game, MAX_SEATS, Rng, next_seed, rng_from_seed};
 
 use super::Budget;
 use super::budget::{BudgetClock, CLOCK_EVERY};
-use super::parallel::Crew;
+use super::crew::Crew;
 use super::rollout::{Rewards, random_playout, terminal_rewards};
 use super::tree::{NodeId, Tree};
 use super::walk::{Ucb, Walker};

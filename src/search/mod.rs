@@ -6,8 +6,10 @@
 //! walker selects, expands and backs up through a [`Tree`]; the parallel
 //! modes only decide which threads run that loop on which trees. See `docs/algorithms.md`.
 
+pub mod arena_size;
 pub mod budget;
 pub mod config;
+mod crew;
 pub(crate) mod graft;
 pub mod ismcts;
 mod leaf;
@@ -20,8 +22,8 @@ pub mod uct;
 pub(crate) mod walk;
 pub mod worlds;
 
-pub use budget::{Budget, BudgetClock, SharedBudget};
+pub use budget::{Budget, BudgetClock, SharedBudget, StopSignal};
 pub use config::{Algorithm, Parallel, SearchConfig};
-pub use searcher::{SearchError, SearchResult, Searcher};
+pub use searcher::{ChildStat, SearchError, SearchResult, Searcher};
 pub use tree::{NodeId, Tree};
 pub use worlds::{Fixed, Sampled, Worlds};

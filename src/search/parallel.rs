@@ -11,71 +11,16 @@
 //! [`Locked`]: super::tree::Locked
 
 use parking_lot::Mutex;
-use rayon::ThreadPool;
 
 use crate::game::{Game, Rng, rng_from_seed};
 
 use super::Budget;
 use super::budget::{BudgetClock, CLOCK_EVERY, SharedBudget};
+use super::crew::{Crew, seeds};
 use super::rollout::{random_playout, terminal_rewards};
-use super::searcher::seeds;
 use super::tree::{Concurrent, Exclusive, NodeId, Tree};
 use super::walk::{Ucb, Walker};
 use super::worlds::Worlds;
-
-/// The threads of one parallel search: the calling thread and a private pool of the others.
-///
-/// The caller works too (as thread 0, the leaf master), so a search starts at once and does not
-/// wait for a sleeping thread to wake up when it ends; the pool is started once per agent.
-/// `rayon`'s scoped broadcast hands one job to every pool thread for a few microseconds per
-/// search, where spawning threads would cost tens of microseconds per thread per move.
-pub(super) struct Crew {
-    pool: Option<ThreadPool>,
-    threads: usize,
-}
-
-impl Crew {
-    /// A crew of `threads` threads (the caller and `threads - 1` pool threads).
-    pub(super) fn new(threads: usize) -> Result<Crew, rayon::ThreadPoolBuildError> {
-        let pool = if threads > 1 {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads - 1)
-                .thread_name(|i| format!("search-{}", i + 1))
-                .build()?;
-            Some(pool)
-        } else {
-            None
-        };
-        Ok(Crew { pool, threads })
-    }
-
-    /// Number of threads, the caller included.
-    pub(super) fn threads(&self) -> usize {
-        self.threads
-    }
-
-    /// Runs `work(i)` for every thread `i` at once, `i = 0` on the calling thread, and returns
-    /// the results in thread order. A panic in any of them is resumed here after all finish.
-    pub(super) fn run<R: Send>(&self, work: impl Fn(usize) -> R + Sync) -> Vec<R> {
-        let Some(pool) = &self.pool else {
-            return vec![work(0)];
-        };
-        let results: Vec<Mutex<Option<R>>> = (0..self.threads).map(|_| Mutex::new(None)).collect();
-        pool.in_place_scope(|scope| {
-            scope.spawn_broadcast(|_, ctx| {
-                let i = ctx.index() + 1;
-                let r = work(i);
-                *results[i].lock() = Some(r);
-            });
-            let r = work(0);
-            *results[0].lock() = Some(r);
-        });
-        results
-            .into_iter()
-            .map(|r| r.into_inner().expect("every thread of the crew ran"))
-            .collect()
-    }
-}
 
 /// One iteration: world, walk, playout, backup.
 #[inline]
@@ -189,7 +134,7 @@ pub(super) fn root<G: Game, W: Worlds<G>>(
         } else {
             max / n + u64::from((i as u64) < max % n)
         };
-        let clock = BudgetClock::with_limits(share, start.deadline());
+        let clock = start.share(share);
         let mut rng = rng_from_seed(seeds[i]);
         sequential(&mut tree, worlds, &clock, ucb, &mut rng)
     })
@@ -215,16 +160,25 @@ pub(super) fn tree<G: Game, W: Worlds<G>, A: Concurrent>(
         // Iteration numbers interleave threads so PIMC's roots are used evenly.
         let mut index = i as u64;
         let mut done = 0u64;
-        loop {
-            let k = shared.claim(CLOCK_EVERY);
-            if k == 0 {
-                break;
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            loop {
+                let k = shared.claim(CLOCK_EVERY);
+                if k == 0 {
+                    break;
+                }
+                for _ in 0..k {
+                    iterate::<G, W, A>(&mut walker, t, worlds, index, &mut rng);
+                    index += threads as u64;
+                }
+                done += k;
             }
-            for _ in 0..k {
-                iterate::<G, W, A>(&mut walker, t, worlds, index, &mut rng);
-                index += threads as u64;
-            }
-            done += k;
+        }));
+        if let Err(panic) = run {
+            // A panic (a bug in a game, say) must not leave the others waiting: free the lock
+            // this thread may hold, stop them, and let the crew report the panic.
+            t.release_held_lock();
+            shared.stop();
+            std::panic::resume_unwind(panic);
         }
         walker.flush_root_passes(t);
         done

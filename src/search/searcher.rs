@@ -1,19 +1,37 @@
 //! The [`Searcher`]: arenas, threads and the parallel mode, reused from one decision to the next.
 
-use crate::agents::ChildStat;
-use crate::game::{Game, Rng, next_seed};
+use crate::game::{Game, Rng};
 
+use super::arena_size;
 use super::budget::{Budget, BudgetClock};
 use super::config::{Parallel, SearchConfig};
-use super::parallel::Crew;
+use super::crew::Crew;
 use super::tree::{Locked, Shared, Tree, TreeError};
 use super::walk::Ucb;
 use super::worlds::Worlds;
 use super::{leaf, parallel};
 
+/// The capacity arenas start with, before the first search sizes them.
+const INITIAL_CAPACITY: u64 = 1 << 12;
+
 /// The most iterations one search runs: visit counters are `u32`, and leaf parallelism adds up
 /// to [`super::config::MAX_THREADS`] visits at once.
-pub const MAX_ITERATIONS: u64 = u32::MAX as u64 - (1 << 16);
+pub use crate::limits::MAX_ITERATIONS;
+
+/// Search statistics of one root move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChildStat<M> {
+    /// The move.
+    pub mv: M,
+    /// Visits (summed over trees where there are several).
+    pub visits: u64,
+    /// Times the move was available at the root (ISMCTS), else equal to the parent's visits.
+    pub availability: u64,
+    /// Mean reward for the mover.
+    pub mean: f64,
+    /// Roots (PIMC's worlds, root-parallel trees) whose most visited child this move is.
+    pub votes: u64,
+}
 
 /// What one search found.
 #[derive(Clone, Debug)]
@@ -25,6 +43,8 @@ pub struct SearchResult<M> {
     pub children: Vec<ChildStat<M>>,
     /// Tree nodes in use at the end, over all trees.
     pub nodes: u64,
+    /// True when a tree ran out of room and stopped growing during the search.
+    pub tree_full: bool,
 }
 
 impl<M: Copy> SearchResult<M> {
@@ -71,7 +91,8 @@ impl<M> std::fmt::Debug for Searcher<M> {
 }
 
 impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
-    /// Reserves the arenas (one per thread in root mode, else one) and starts the threads.
+    /// Reserves small arenas (one per thread in root mode, else one; each search grows them to
+    /// what its budget can use, see [`super::arena_size`]) and starts the threads.
     pub fn new(config: SearchConfig) -> Result<Searcher<M>, SearchError> {
         let n_trees = if config.parallel == Parallel::Root {
             config.threads
@@ -79,7 +100,7 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
             1
         };
         let trees = (0..n_trees)
-            .map(|_| Tree::new(config.max_nodes as u64))
+            .map(|_| Tree::new(INITIAL_CAPACITY))
             .collect::<Result<Vec<_>, _>>()?;
         let crew = if config.parallel == Parallel::Sequential {
             None
@@ -97,6 +118,43 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
         })
     }
 
+    /// The most nodes one tree of this searcher may hold: the spec's `max_nodes` (or half the
+    /// machine's memory) shared among the trees.
+    fn cap_per_tree(&self) -> u64 {
+        let total = match self.config.max_nodes {
+            Some(n) => n as u64,
+            None => arena_size::machine_nodes(Tree::<M>::BYTES_PER_NODE),
+        };
+        (total / self.trees.len() as u64).clamp(1, Tree::<M>::MAX_CAPACITY as u64)
+    }
+
+    /// Grows every arena to what a search with `budget` over `roots` roots can use.
+    fn size_arenas(&mut self, budget: &Budget, roots: u32) -> Result<(), TreeError> {
+        let cap = self.cap_per_tree();
+        let need =
+            arena_size::nodes_per_tree(budget, self.config.threads, self.trees.len(), roots, cap);
+        for tree in &mut self.trees {
+            let capacity = tree.capacity() as u64;
+            // Grown when too small; an explicit `max_nodes` below the current size is obeyed.
+            if capacity < need || capacity > cap {
+                *tree = Tree::new(need)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Replaces every arena larger than the initial size by a small one, returning the larger
+    /// one's memory (the next search sizes its arenas again).
+    pub fn release_memory(&mut self) {
+        for tree in &mut self.trees {
+            if tree.capacity() as u64 > INITIAL_CAPACITY
+                && let Ok(small) = Tree::new(INITIAL_CAPACITY)
+            {
+                *tree = small;
+            }
+        }
+    }
+
     /// The configuration.
     pub fn config(&self) -> &SearchConfig {
         &self.config
@@ -112,13 +170,13 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
     /// worlds, the budget (when it has no time limit) and `rng`'s state.
     ///
     /// At most [`MAX_ITERATIONS`] iterations are run, whatever the budget: node counters are
-    /// 32-bit.
+    /// 32-bit. Errors only when the arenas the budget needs cannot be allocated.
     pub fn run<G: Game<Move = M>, W: Worlds<G>>(
         &mut self,
         worlds: &W,
         budget: &Budget,
         rng: &mut Rng,
-    ) -> SearchResult<M> {
+    ) -> Result<SearchResult<M>, SearchError> {
         self.run_seeded(worlds, budget, rng, |_| {})
     }
 
@@ -131,15 +189,22 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
         budget: &Budget,
         rng: &mut Rng,
         seed: impl FnOnce(&mut Tree<M>),
-    ) -> SearchResult<M> {
+    ) -> Result<SearchResult<M>, SearchError> {
         let budget = &Budget {
             iterations: Some(
                 budget
                     .iterations
                     .map_or(MAX_ITERATIONS, |n| n.min(MAX_ITERATIONS)),
             ),
-            time: budget.time,
+            ..budget.clone()
         };
+        // Time budgets size the arena by time alone: the iteration cap above is a counter
+        // limit, not a size.
+        let sizing = Budget {
+            iterations: budget.time.is_none().then_some(budget.iterations).flatten(),
+            ..budget.clone()
+        };
+        self.size_arenas(&sizing, worlds.num_roots())?;
         let shared = self.config.parallel.is_tree();
         for tree in &mut self.trees {
             if shared {
@@ -188,11 +253,12 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
                 tree.set_root_visits(done);
             }
         }
-        SearchResult {
+        Ok(SearchResult {
             iterations: per_tree.iter().sum(),
             children: root_stats(&self.trees, W::AVAILABILITY),
             nodes: self.trees.iter().map(|t| t.len() as u64).sum(),
-        }
+            tree_full: self.trees.iter().any(Tree::is_full),
+        })
     }
 }
 
@@ -213,6 +279,19 @@ fn root_stats<M: Copy + Eq>(trees: &[Tree<M>], availability: bool) -> Vec<ChildS
         for r in 0..tree.num_roots() {
             let root = tree.root(r);
             let parent_visits = tree.node(root).visits() as u64;
+            // This root's vote: its most visited child (ties: the higher mean).
+            let favourite = tree
+                .children(root)
+                .max_by(|(_, a), (_, b)| {
+                    let mean = |n: &super::tree::Node<'_, M>| n.reward() / n.visits().max(1) as f64;
+                    a.visits().cmp(&b.visits()).then(
+                        mean(a)
+                            .partial_cmp(&mean(b))
+                            .unwrap_or(std::cmp::Ordering::Equal),
+                    )
+                })
+                .filter(|(_, n)| n.visits() > 0)
+                .map(|(id, _)| id);
             for (id, child) in tree.children(root) {
                 let mv = child.mv();
                 let i = match out.iter().position(|s| s.mv == mv) {
@@ -223,6 +302,7 @@ fn root_stats<M: Copy + Eq>(trees: &[Tree<M>], availability: bool) -> Vec<ChildS
                             visits: 0,
                             availability: 0,
                             mean: 0.0,
+                            votes: 0,
                         });
                         out.len() - 1
                     }
@@ -235,6 +315,7 @@ fn root_stats<M: Copy + Eq>(trees: &[Tree<M>], availability: bool) -> Vec<ChildS
                     parent_visits
                 };
                 stat.mean += child.reward();
+                stat.votes += u64::from(Some(id) == favourite);
             }
         }
     }
@@ -253,9 +334,4 @@ fn root_stats<M: Copy + Eq>(trees: &[Tree<M>], availability: bool) -> Vec<ChildS
         )
     });
     out
-}
-
-/// Seeds for `n` worker generators, drawn from the caller's.
-pub(super) fn seeds(rng: &mut Rng, n: usize) -> Vec<u64> {
-    (0..n).map(|_| next_seed(rng)).collect()
 }

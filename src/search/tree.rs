@@ -274,11 +274,9 @@ pub enum TreeError {
 }
 
 impl<M> Tree<M> {
-    /// The default capacity: 2^21 nodes (64 MiB of address space for card games, committed only
-    /// as used), room for about four seconds of single-threaded search at 500k iterations/s.
-    pub const DEFAULT_CAPACITY: u32 = 1 << 21;
-    /// The largest capacity accepted (2^28 nodes, 8 GiB for card games).
-    pub const MAX_CAPACITY: u32 = 1 << 28;
+    /// The largest capacity accepted (2^30 nodes, 32 GiB of address space for card games;
+    /// searches size their arenas from the budget, see [`super::arena_size`]).
+    pub const MAX_CAPACITY: u32 = 1 << 30;
     /// Bytes per node for this move type (32 for [`crate::Card`]: 16 of links, 16 of statistics).
     pub const BYTES_PER_NODE: usize =
         std::mem::size_of::<Links<M>>() + std::mem::size_of::<Stats>();
@@ -340,6 +338,11 @@ impl<M> Tree<M> {
     /// Nodes in use (roots included).
     pub fn len(&self) -> u32 {
         self.len.load(Relaxed).min(self.capacity)
+    }
+
+    /// True when an expansion found no room: the tree stopped growing during the search.
+    pub fn is_full(&self) -> bool {
+        self.len.load(Relaxed) >= self.capacity
     }
 
     /// True when no search has been started since the last reset.
@@ -600,6 +603,11 @@ impl Access for Locked {
     const LOCKED: bool = true;
 }
 
+thread_local! {
+    /// The node whose lock this thread holds in a `Locked` walk (`NodeId::NONE` when none).
+    static HELD_LOCK: std::cell::Cell<u32> = const { std::cell::Cell::new(u32::MAX) };
+}
+
 /// A tree seen through one access discipline. `Exclusive` handles borrow the tree mutably, so
 /// the cheap non-atomic updates can never race.
 pub(crate) struct TreeRef<'t, M, A> {
@@ -661,11 +669,13 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
         self.tree.node(id)
     }
 
-    /// Takes `id`'s lock (`Locked` handles only; a no-op otherwise).
+    /// Takes `id`'s lock (`Locked` handles only; a no-op otherwise). The thread remembers it
+    /// until [`TreeRef::unlock`], so a panic can release it ([`TreeRef::release_held_lock`]).
     #[inline]
     pub(crate) fn lock(&self, id: NodeId) {
         if A::LOCKED {
             self.node(id).links.lock.lock();
+            HELD_LOCK.set(id.0);
         }
     }
 
@@ -673,8 +683,20 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
     #[inline]
     pub(crate) fn unlock(&self, id: NodeId) {
         if A::LOCKED {
+            HELD_LOCK.set(NodeId::NONE.0);
             // SAFETY: callers pair every `unlock` with their own earlier `lock`.
             unsafe { self.node(id).links.lock.unlock() };
+        }
+    }
+
+    /// Releases the node lock this thread holds, if any: for a thread unwinding from a panic
+    /// in the middle of a walk, so that the other threads, which may be waiting for that lock,
+    /// can finish instead of waiting forever. A walk holds at most one lock at a time.
+    pub(crate) fn release_held_lock(&self) {
+        let held = HELD_LOCK.replace(NodeId::NONE.0);
+        if A::LOCKED && held != NodeId::NONE.0 {
+            // SAFETY: this thread took the lock (`lock` recorded it) and has not released it.
+            unsafe { self.node(NodeId(held)).links.lock.unlock() };
         }
     }
 

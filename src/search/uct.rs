@@ -7,8 +7,10 @@ use crate::game::{HiddenInfo, View};
 
 use super::worlds::Fixed;
 
-/// The one world of a UCT decision: the true state, hidden cards included. Calling this is
-/// cheating, and agents that do must say so.
-pub fn worlds_cheating<G: HiddenInfo>(view: &View<'_, G>) -> Fixed<G> {
-    Fixed(vec![view.true_state_cheating().clone()])
+/// The one world of a UCT decision: the true state, hidden cards included, or `None` when the
+/// view has none to lend (a view built from an information set alone). Calling this is
+/// cheating in a hidden-information game, and agents that do must say so.
+pub fn worlds_cheating<G: HiddenInfo>(view: &View<'_, G>) -> Option<Fixed<G>> {
+    view.true_state_cheating()
+        .map(|state| Fixed(vec![state.clone()]))
 }

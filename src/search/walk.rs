@@ -163,6 +163,8 @@ impl Walker {
         self.path.clear();
         self.path.push(root);
         let mut node = root;
+        // ISMCTS searches the information sets of the seat to move at the root.
+        let observer = state.current_seat();
         tree.lock(node);
         loop {
             if state.is_terminal() {
@@ -170,6 +172,12 @@ impl Walker {
                 return;
             }
             let legal = state.legal_moves();
+            if AVAIL && !state.next_move_seen_by(observer) {
+                // A move the searcher will never see is not a branch of its tree: it is drawn at
+                // random, like the hidden cards of the determinization.
+                state.play(legal.random(rng));
+                continue;
+            }
             let here = tree.node(node);
             // Every scan starts from this head: the list behind it never changes (children are
             // only ever prepended), so the count, the choice and the expansion agree.

@@ -9,7 +9,7 @@
 
 use std::any::{Any, TypeId};
 
-use super::{Agent, AgentInfo, ChildStat, Decision};
+use super::{Agent, AgentError, AgentInfo, ChildStat, Decision};
 use crate::game::{HiddenInfo, Rng, View};
 use crate::games::pentago::{Pentago, PentagoMove};
 use crate::search::{Budget, Tree};
@@ -27,8 +27,16 @@ pub use student::StudentAgent;
 pub trait PentagoAgent: Send {
     /// The full spec, every option written out.
     fn spec(&self) -> String;
-    /// Picks a move in `state` (not over; the seat to move is the agent's).
-    fn choose(&mut self, state: &Pentago, budget: Budget, rng: &mut Rng) -> Decision<PentagoMove>;
+    /// Picks a move in `state` (not over; the seat to move is the agent's). `budget.stop` ends
+    /// the search early, as for every agent.
+    fn choose(
+        &mut self,
+        state: &Pentago,
+        budget: Budget,
+        rng: &mut Rng,
+    ) -> Result<Decision<PentagoMove>, AgentError>;
+    /// Gives back the memory of the last decision's search (see [`Agent::release_memory`]).
+    fn release_memory(&mut self) {}
     /// The search trees of the last decision, for inspection; `None` for agents that keep none
     /// in the shared arena.
     fn search_trees(&self) -> Option<&[Tree<PentagoMove>]> {
@@ -83,13 +91,24 @@ impl<G: HiddenInfo, A: PentagoAgent> Agent<G> for OnPentago<A> {
         Some(unsafe { &*(trees as *const [Tree<PentagoMove>] as *const [Tree<G::Move>]) })
     }
 
-    fn choose(&mut self, view: View<'_, G>, budget: Budget, rng: &mut Rng) -> Decision<G::Move> {
-        // Nothing is hidden in Pentago-Swap: the true state is the seat's view.
-        let state: &Pentago = (view.true_state_cheating() as &dyn Any)
+    fn release_memory(&mut self) {
+        self.0.release_memory();
+    }
+
+    fn choose(
+        &mut self,
+        view: View<'_, G>,
+        budget: Budget,
+        rng: &mut Rng,
+    ) -> Result<Decision<G::Move>, AgentError> {
+        // Nothing is hidden in Pentago-Swap: the one state consistent with the seat's
+        // information is the position itself (drawing it uses no randomness).
+        let state = view.determinize(rng)?;
+        let state: &Pentago = (&state as &dyn Any)
             .downcast_ref()
             .expect("built only for Pentago-Swap");
-        let d = self.0.choose(state, budget, rng);
-        Decision {
+        let d = self.0.choose(state, budget, rng)?;
+        Ok(Decision {
             mv: same(&d.mv),
             iterations: d.iterations,
             elapsed: d.elapsed,
@@ -101,8 +120,11 @@ impl<G: HiddenInfo, A: PentagoAgent> Agent<G> for OnPentago<A> {
                     visits: c.visits,
                     availability: c.availability,
                     mean: c.mean,
+                    votes: c.votes,
                 })
                 .collect(),
-        }
+            nodes: d.nodes,
+            tree_full: d.tree_full,
+        })
     }
 }

@@ -81,14 +81,7 @@ mod tests {
         let mut solver = Solver::new(0);
         let (mut positions, mut dropped) = (0, 0);
         while positions < 60 {
-            let mut p = Pentago::new();
-            let plies = 8 + crate::cards::random_below(&mut rng, 14);
-            for _ in 0..plies {
-                if p.is_terminal() {
-                    break;
-                }
-                p.play(p.legal_moves().random(&mut rng));
-            }
+            let p = crate::games::pentago::random_position(&mut rng, 8, 14);
             let (me, opp) = p.mover_and_opponent();
             if p.is_terminal() || tactics::can_win(me, opp) {
                 continue;

@@ -24,12 +24,13 @@
 //! clock starts: with a time budget their time is taken off the search's, with an iteration
 //! budget they are free.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use super::PentagoAgent;
 use super::proofs;
 use super::tactical::{Rules, SYMMETRY_STONES, Tactical};
-use crate::agents::{AgentInfo, Decision};
+use crate::agents::search::charged;
+use crate::agents::{AgentError, AgentInfo, Decision};
 use crate::game::{Game, MoveSet, Rng};
 use crate::games::pentago::solver::Solver;
 use crate::games::pentago::{Pentago, PentagoMove, PentagoMoves, symmetry, tactics};
@@ -110,8 +111,8 @@ pub struct StrongAgent {
     solve_nodes: u64,
     reuse: bool,
     solver: Solver,
-    /// The subtree kept for the next search (tree reuse).
-    spare: Tree<PentagoMove>,
+    /// The subtree kept for the next search (tree reuse), in an arena sized to the last tree.
+    spare: Option<Tree<PentagoMove>>,
     /// The last searched position and the move played there.
     last: Option<(Pentago, PentagoMove)>,
 }
@@ -149,7 +150,6 @@ impl StrongAgent {
         let retries: u32 = spec.get("retries", 1)?;
         let symmetry: bool = spec.get("symmetry", true)?;
         let reuse: bool = spec.get("reuse", true)?;
-        let max_nodes = config.max_nodes;
         let searcher = Searcher::new(config).map_err(|e| err(e.to_string()))?;
         Ok(StrongAgent {
             searcher,
@@ -163,7 +163,7 @@ impl StrongAgent {
             solve_nodes,
             reuse,
             solver: Solver::new(TABLE_BITS),
-            spare: Tree::new(max_nodes as u64).map_err(|e| err(e.to_string()))?,
+            spare: None,
             last: None,
         })
     }
@@ -247,9 +247,23 @@ impl StrongAgent {
         if visits(tree, node) == 0 {
             return false;
         }
-        self.spare.reset(1);
-        let root = self.spare.root(0);
-        copy_subtree(tree, node, &mut self.spare, root, |_| true);
+        // The subtree is part of the last tree: an arena of that tree's size holds it.
+        let need = u64::from(tree.len()).max(2);
+        if self
+            .spare
+            .as_ref()
+            .is_none_or(|t| u64::from(t.capacity()) < need)
+        {
+            // Without memory for the copy the search starts afresh.
+            let Ok(spare) = Tree::new(need) else {
+                return false;
+            };
+            self.spare = Some(spare);
+        }
+        let spare = self.spare.as_mut().expect("made just above");
+        spare.reset(1);
+        let root = spare.root(0);
+        copy_subtree(tree, node, spare, root, |_| true);
         true
     }
 
@@ -277,47 +291,54 @@ impl PentagoAgent for StrongAgent {
         Some(self.searcher.trees())
     }
 
-    fn choose(&mut self, state: &Pentago, budget: Budget, rng: &mut Rng) -> Decision<PentagoMove> {
+    fn release_memory(&mut self) {
+        // The kept subtree goes too: the next decision searches afresh.
+        self.searcher.release_memory();
+        self.spare = None;
+        self.last = None;
+    }
+
+    fn choose(
+        &mut self,
+        state: &Pentago,
+        budget: Budget,
+        rng: &mut Rng,
+    ) -> Result<Decision<PentagoMove>, AgentError> {
         let start = Instant::now();
         let moves = match self.root_moves(state) {
             Ok(moves) => moves,
             Err(mv) => {
                 self.last = None;
-                return Decision {
-                    mv,
-                    iterations: 0,
-                    elapsed: start.elapsed(),
-                    children: Vec::new(),
-                };
+                return Ok(Decision::without_search(mv, start.elapsed()));
             }
         };
         let reuse = self.reuse
             && self.searcher.config().parallel != Parallel::Root
             && self.keep_subtree(state);
-        let budget = self.searcher.config().budget.unwrap_or(budget);
+        // The spec's own budget replaces the caller's limits; the caller's stop signal stays.
+        let budget = budget.replaced_by(self.searcher.config().budget.as_ref());
         // The time spent above comes off a time budget.
-        let budget = Budget {
-            time: budget.time.map(|t| {
-                t.saturating_sub(start.elapsed())
-                    .max(Duration::from_micros(1))
-            }),
-            ..budget
-        };
+        let budget = charged(budget, start);
         let worlds = Fixed(vec![Tactical::root(*state, moves, self.rules)]);
-        let spare = &self.spare;
-        let result = self.searcher.run_seeded(&worlds, &budget, rng, |tree| {
-            if reuse {
-                let root = tree.root(0);
-                copy_subtree(spare, spare.root(0), tree, root, |mv| moves.contains(mv));
-            }
-        });
+        let spare = self.spare.as_ref().filter(|_| reuse);
+        let result = self
+            .searcher
+            .run_seeded(&worlds, &budget, rng, |tree| {
+                if let Some(spare) = spare {
+                    let root = tree.root(0);
+                    copy_subtree(spare, spare.root(0), tree, root, |mv| moves.contains(mv));
+                }
+            })
+            .map_err(|e| AgentError::Resources(format!("{}: {e}", INFO.name)))?;
         let mv = result.best().unwrap_or_else(|| moves.random(rng));
         self.last = Some((*state, mv));
-        Decision {
+        Ok(Decision {
             mv,
             iterations: result.iterations,
             elapsed: start.elapsed(),
             children: result.children,
-        }
+            nodes: result.nodes,
+            tree_full: result.tree_full,
+        })
     }
 }

@@ -27,9 +27,10 @@
 use std::time::{Duration, Instant};
 
 use super::PentagoAgent;
-use crate::agents::{AgentInfo, ChildStat, Decision};
+use crate::agents::{AgentError, AgentInfo, ChildStat, Decision};
 use crate::game::{Game, MoveSet, Rng};
 use crate::games::pentago::{Pentago, PentagoMove, tactics};
+use crate::limits;
 use crate::search::{Budget, BudgetClock};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
@@ -89,6 +90,8 @@ pub struct StudentAgent {
     budget: Budget,
     max_nodes: usize,
     nodes: Vec<Node>,
+    /// True when the last search found the arena too full to expand a node.
+    full: bool,
 }
 
 impl StudentAgent {
@@ -107,8 +110,11 @@ impl StudentAgent {
             .raw("iterations")
             .map(|_| spec.get("iterations", 0))
             .transpose()?;
-        if time_ms == Some(0) || iterations == Some(0) {
-            return Err(err("iterations and time_ms must be at least 1".into()));
+        if let Some(t) = time_ms {
+            limits::positive_at_most("time_ms", t, limits::MAX_TIME_MS).map_err(err)?;
+        }
+        if let Some(n) = iterations {
+            limits::positive_at_most("iterations", n, limits::MAX_ITERATIONS).map_err(err)?;
         }
         let budget = Budget {
             iterations,
@@ -116,6 +122,7 @@ impl StudentAgent {
                 (None, None) => Some(Duration::from_millis(DEFAULT_TIME_MS)),
                 (t, _) => t.map(Duration::from_millis),
             },
+            stop: None,
         };
         let max_nodes: usize = spec.get("max_nodes", 1 << 21)?;
         if !(2..=1 << 28).contains(&max_nodes) {
@@ -128,7 +135,8 @@ impl StudentAgent {
             c,
             budget,
             max_nodes,
-            nodes: Vec::with_capacity(max_nodes),
+            nodes: Vec::new(),
+            full: false,
         })
     }
 
@@ -160,7 +168,11 @@ impl StudentAgent {
     /// is full.
     fn expand(&mut self, i: usize, state: &Pentago) -> bool {
         let moves = state.legal_moves();
-        if moves.is_empty() || self.nodes.len() + moves.len() > self.max_nodes {
+        if moves.is_empty() {
+            return false;
+        }
+        if self.nodes.len() + moves.len() > self.max_nodes {
+            self.full = true;
             return false;
         }
         let first = self.nodes.len() as u32;
@@ -266,18 +278,30 @@ impl PentagoAgent for StudentAgent {
         format!("{}:{}", INFO.name, parts.join(","))
     }
 
-    fn choose(&mut self, state: &Pentago, _budget: Budget, rng: &mut Rng) -> Decision<PentagoMove> {
+    fn release_memory(&mut self) {
+        self.nodes = Vec::new();
+    }
+
+    fn choose(
+        &mut self,
+        state: &Pentago,
+        budget: Budget,
+        rng: &mut Rng,
+    ) -> Result<Decision<PentagoMove>, AgentError> {
         let start = Instant::now();
         let me = state.current_seat();
         if let Some(mv) = Self::opening(state) {
-            return Decision {
-                mv,
-                iterations: 0,
-                elapsed: start.elapsed(),
-                children: Vec::new(),
-            };
+            return Ok(Decision::without_search(mv, start.elapsed()));
         }
         self.nodes.clear();
+        self.full = false;
+        // The whole arena at once, before the clock: no iteration allocates.
+        if self.nodes.try_reserve_exact(self.max_nodes).is_err() {
+            return Err(AgentError::Resources(format!(
+                "{}: no memory for a tree of {} nodes",
+                INFO.name, self.max_nodes
+            )));
+        }
         self.nodes.push(Node {
             wins: 0.0,
             visits: 0.0,
@@ -286,7 +310,8 @@ impl PentagoAgent for StudentAgent {
             count: 0,
             mv: PentagoMove::from_index(0),
         });
-        let clock = BudgetClock::start(&self.budget);
+        // Its own budget, always; the caller may still stop it.
+        let clock = BudgetClock::start(&budget.replaced_by(Some(&self.budget)));
         let mut done = 0;
         while !clock.exhausted(done) {
             self.iterate(state, me, rng);
@@ -311,15 +336,18 @@ impl PentagoAgent for StudentAgent {
                     } else {
                         0.0
                     },
+                    votes: 0,
                 }
             })
             .collect();
         children.sort_by_key(|c| std::cmp::Reverse(c.visits));
-        Decision {
+        Ok(Decision {
             mv,
             iterations: done,
             elapsed: start.elapsed(),
             children,
-        }
+            nodes: self.nodes.len() as u64,
+            tree_full: self.full,
+        })
     }
 }

@@ -161,11 +161,7 @@ impl Game for Tactical {
 
     #[inline]
     fn reward(&self, seat: Seat) -> f64 {
-        match self.settled.unwrap_or(self.pos.outcome()) {
-            Outcome::Won(s) if s as Seat == seat => 1.0,
-            Outcome::Won(_) => 0.0,
-            _ => 0.5,
-        }
+        self.settled.unwrap_or(self.pos.outcome()).reward(seat)
     }
 
     fn score(&self, seat: Seat) -> f64 {
@@ -217,13 +213,7 @@ mod tests {
         let mut rng = rng_from_seed(4);
         let mut checked = 0;
         for _ in 0..2000 {
-            let mut p = Pentago::new();
-            for _ in 0..crate::cards::random_below(&mut rng, 30) {
-                if p.is_terminal() {
-                    break;
-                }
-                p.play(p.legal_moves().random(&mut rng));
-            }
+            let p = crate::games::pentago::random_position(&mut rng, 0, 30);
             if p.is_terminal() || p.mover_can_win() || p.empty().count_ones() <= 4 {
                 continue;
             }

@@ -22,7 +22,7 @@
 
 use std::fmt::Write as _;
 
-use crate::game::{DealError, Draws, Game, HiddenInfo, KnownState, Rng, Seat};
+use crate::game::{DealError, Draws, Game, HiddenInfo, PerfectInformation, Rng, Seat};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 use super::GameDef;
@@ -46,6 +46,18 @@ pub enum Outcome {
     Won(u8),
     /// Drawn: both colours made five with one swap, or the board filled up.
     Draw,
+}
+
+impl Outcome {
+    /// `seat`'s reward: 1 for its win, 0 for its loss, ½ for a draw (and while ongoing).
+    #[inline]
+    pub fn reward(self, seat: Seat) -> f64 {
+        match self {
+            Outcome::Won(s) if s as Seat == seat => 1.0,
+            Outcome::Won(_) => 0.0,
+            _ => 0.5,
+        }
+    }
 }
 
 /// A Pentago-Swap position.
@@ -230,11 +242,7 @@ impl Game for Pentago {
 
     #[inline]
     fn reward(&self, seat: Seat) -> f64 {
-        match self.outcome {
-            Outcome::Won(s) if s as Seat == seat => 1.0,
-            Outcome::Won(_) => 0.0,
-            _ => 0.5,
-        }
+        self.outcome.reward(seat)
     }
 
     fn score(&self, seat: Seat) -> f64 {
@@ -265,10 +273,10 @@ impl Game for Pentago {
 
 impl HiddenInfo for Pentago {
     const PERFECT_INFORMATION: bool = true;
-    type Sampler = KnownState<Pentago>;
+    type InfoSet = PerfectInformation<Pentago>;
 
-    fn deal_sampler(&self, _observer: Seat) -> Result<KnownState<Pentago>, DealError> {
-        Ok(KnownState(*self))
+    fn info_set(&self, observer: Seat) -> PerfectInformation<Pentago> {
+        PerfectInformation::new(*self, observer)
     }
 }
 
@@ -343,6 +351,20 @@ impl GameDef for Pentago {
         out.push(if self.to_move == 0 { 'W' } else { 'B' });
         out
     }
+}
+
+/// A position after `min + random_below(spread)` uniformly random moves from the empty board,
+/// or fewer if the game ends first: the tests' source of varied positions.
+#[cfg(test)]
+pub(crate) fn random_position(rng: &mut Rng, min: u32, spread: u32) -> Pentago {
+    let mut p = Pentago::new();
+    for _ in 0..min + crate::cards::random_below(rng, spread) {
+        if p.is_terminal() {
+            break;
+        }
+        p.play(crate::game::MoveSet::random(&p.legal_moves(), rng));
+    }
+    p
 }
 
 #[cfg(test)]

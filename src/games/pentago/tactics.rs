@@ -303,14 +303,7 @@ mod tests {
         let mut solver = super::super::solver::Solver::new(0);
         let (mut proven, mut filtered) = (0, 0);
         for _ in 0..3000 {
-            let mut p = Pentago::new();
-            let plies = 4 + crate::cards::random_below(&mut rng, 20);
-            for _ in 0..plies {
-                if p.is_terminal() {
-                    break;
-                }
-                p.play(p.legal_moves().random(&mut rng));
-            }
+            let p = super::super::random_position(&mut rng, 4, 20);
             let (me, opp) = p.mover_and_opponent();
             if p.is_terminal() || can_win(me, opp) {
                 continue;
@@ -337,14 +330,7 @@ mod tests {
         let mut rng = rng_from_seed(12);
         let (mut positions, mut with_wins, mut with_unsafe) = (0, 0, 0);
         while positions < 3000 {
-            let mut p = Pentago::new();
-            let plies = 6 + crate::cards::random_below(&mut rng, 24);
-            for _ in 0..plies {
-                if p.is_terminal() {
-                    break;
-                }
-                p.play(p.legal_moves().random(&mut rng));
-            }
+            let p = super::super::random_position(&mut rng, 6, 24);
             if p.is_terminal() {
                 continue;
             }

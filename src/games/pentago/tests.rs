@@ -137,14 +137,7 @@ fn a_full_board_without_five_is_a_draw_after_36_plies() {
 fn positions_round_trip_and_bad_ones_are_named() {
     let mut rng = rng_from_seed(5);
     for _ in 0..200 {
-        let mut p = Pentago::new();
-        let plies = crate::cards::random_below(&mut rng, 30);
-        for _ in 0..plies {
-            if p.is_terminal() {
-                break;
-            }
-            p.play(p.legal_moves().random(&mut rng));
-        }
+        let p = random_position(&mut rng, 0, 30);
         if p.is_terminal() {
             continue;
         }

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""How fast `stop` ends a long search, in every parallel mode.
+
+For each agent: start `cardsearch engine`, set up a Sueca deal, send a `go` with a one-minute
+budget, wait, send `stop`, and time how long the `go` reply takes to arrive after the `stop`
+was written. Then report each agent's median and worst over the repeats, and the engine's
+resident memory before the first search and after the last.
+
+    python3 scripts/stop_latency.py [--binary target/release/cardsearch] [--repeats 5] [--wait 1.0]
+"""
+import argparse
+import json
+import statistics
+import subprocess
+import time
+
+AGENTS = [
+    "ismcts",
+    "ismcts:parallel=root,threads=2",
+    "ismcts:parallel=tree,threads=2",
+    "ismcts:parallel=tree-locked,threads=2",
+    "ismcts:parallel=leaf,threads=2",
+    "pimc:parallel=tree,threads=2",
+]
+
+
+def rss_kib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--binary", default="target/release/cardsearch")
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--wait", type=float, default=1.0, help="seconds of search before stop")
+    args = ap.parse_args()
+    engine = subprocess.Popen([args.binary, "engine"], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True, bufsize=1)
+
+    def send(request):
+        engine.stdin.write(json.dumps(request) + "\n")
+        engine.stdin.flush()
+
+    def reply():
+        return json.loads(engine.stdout.readline())
+
+    send({"cmd": "new", "game": "sueca", "seed": 1})
+    reply()
+    idle = rss_kib(engine.pid)
+    print(f"{'agent':40} {'median ms':>10} {'worst ms':>9} {'iterations':>11}")
+    for agent in AGENTS:
+        latencies, iterations = [], []
+        for _ in range(args.repeats):
+            send({"cmd": "go", "agent": agent, "time_ms": 60000})
+            time.sleep(args.wait)
+            sent = time.perf_counter()
+            send({"cmd": "stop"})
+            go = reply()
+            latencies.append((time.perf_counter() - sent) * 1e3)
+            assert go.get("ok") == "go", go
+            assert reply().get("ok") == "stop"
+            iterations.append(go["iterations"])
+        print(f"{agent:40} {statistics.median(latencies):10.2f} {max(latencies):9.2f} "
+              f"{int(statistics.median(iterations)):11d}")
+    send({"cmd": "go", "agent": "random"})
+    reply()
+    time.sleep(0.5)
+    print(f"resident memory: {idle} KiB before the first search, {rss_kib(engine.pid)} KiB after "
+          "the last (its agent and trees dropped)")
+    send({"cmd": "quit"})
+    engine.wait()
+
+
+if __name__ == "__main__":
+    main()

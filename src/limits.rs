@@ -1,0 +1,90 @@
+//! Every ceiling on what a user, a spec or a protocol client may ask for, in one place.
+//!
+//! Each count, budget and size that comes from outside (agent and game specs, command-line
+//! options, protocol fields, numbers read back from logs) is checked against its ceiling when it
+//! is parsed, so that no request can make the engine allocate without bound, start an unbounded
+//! number of threads, or search forever: a search is bounded by its budget and can always be
+//! stopped ([`crate::search::StopSignal`]). `docs/reliability.md` lists them with the reasons.
+
+/// Iterations of one search: node counters are 32 bits, and leaf parallelism adds up to
+/// [`MAX_THREADS`] visits at once.
+pub const MAX_ITERATIONS: u64 = u32::MAX as u64 - (1 << 16);
+
+/// Milliseconds of one search (one day): a deadline this far ahead never overflows the clock.
+pub const MAX_TIME_MS: u64 = 86_400_000;
+
+/// Threads of one search.
+pub const MAX_THREADS: usize = 256;
+
+/// Determinizations of one PIMC search: each is a full state kept for the whole search, and
+/// more than a few hundred add nothing a budget could use.
+pub const MAX_DETS: u32 = 10_000;
+
+/// Virtual losses per thread in a shared tree.
+pub const MAX_VIRTUAL_LOSS: u32 = 1_000;
+
+/// The UCB exploration constant.
+pub const MAX_EXPLORATION: f64 = 1e6;
+
+/// Deals of one match; also the largest deal index a log may hold.
+pub const MAX_DEALS: u64 = 1_000_000_000;
+
+/// Match worker threads (`--jobs`); a match never starts more workers than it has games.
+pub const MAX_JOBS: usize = 1024;
+
+/// Seconds of one `cardsearch profile` run (one day).
+pub const MAX_PROFILE_SECONDS: f64 = 86_400.0;
+
+/// Bytes of one protocol request line; longer lines are refused without being held whole.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// Characters of a bad input line quoted back in an error.
+pub const ECHO_CHARS: usize = 80;
+
+/// Checks `value` against `1..=max`, naming `what` in the error.
+pub fn positive_at_most<T>(what: &str, value: T, max: T) -> Result<T, String>
+where
+    T: PartialOrd + Default + Copy + std::fmt::Display,
+{
+    if value <= T::default() || value > max {
+        return Err(format!("{what}={value} must be from 1 to {max}"));
+    }
+    Ok(value)
+}
+
+/// At most [`ECHO_CHARS`] characters of `text`, marked when cut: what an error quotes of a bad
+/// input.
+pub fn excerpt(text: &str) -> String {
+    let mut chars = text.chars();
+    let head: String = chars.by_ref().take(ECHO_CHARS).collect();
+    if chars.next().is_some() {
+        format!("{head}… ({} bytes)", text.len())
+    } else {
+        head
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounds_are_checked_and_named() {
+        assert_eq!(positive_at_most("jobs", 3usize, 8), Ok(3));
+        assert_eq!(
+            positive_at_most("jobs", 0usize, 8).unwrap_err(),
+            "jobs=0 must be from 1 to 8"
+        );
+        assert!(positive_at_most("time_ms", 2.5f64, 1.0).is_err());
+    }
+
+    #[test]
+    fn excerpts_are_short() {
+        assert_eq!(excerpt("abc"), "abc");
+        let long = "x".repeat(10_000);
+        let e = excerpt(&long);
+        assert!(e.starts_with(&"x".repeat(ECHO_CHARS)));
+        assert!(e.ends_with("(10000 bytes)"), "{e}");
+        assert!(e.chars().count() < ECHO_CHARS + 20);
+    }
+}

@@ -1,0 +1,214 @@
+//! The requests of the engine protocol, read with serde: one tagged enum, unknown fields refused.
+
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+/// One request line, after its `id` (if any) is taken out.
+///
+/// Read in two steps, so that an error names the field it is about: the `cmd` picks the variant,
+/// then the other fields are read into the variant's struct, which refuses unknown fields.
+#[derive(Debug, PartialEq)]
+pub enum Request {
+    /// Who is there.
+    Hello,
+    /// The games and their options.
+    Games,
+    /// The agents and their options.
+    Agents,
+    /// A new game.
+    New(NewGame),
+    /// A move by the seat to move.
+    Play(Play),
+    /// The legal moves of the seat to move.
+    Legal,
+    /// The game as one seat knows it.
+    State(StateOf),
+    /// Search for the seat to move.
+    Go(Go),
+    /// End the search in progress now (its `go` replies with the best move so far).
+    Stop,
+    /// Stop the engine.
+    Quit,
+}
+
+/// The commands, in the order the protocol lists them.
+pub const COMMANDS: [&str; 10] = [
+    "hello", "games", "agents", "new", "play", "legal", "state", "go", "stop", "quit",
+];
+
+/// The fields of `play`.
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Play {
+    /// The move, in the game's notation; in view mode, `"?"` for a move the viewing seat cannot
+    /// see (another seat's Hearts pass).
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The seat moving: checked against the seat to move, and needed in view mode when the
+    /// viewing seat does not know who is to move.
+    pub seat: Option<u64>,
+    /// View mode: the viewing seat's hand after the move (cards it drew or received).
+    pub hand: Option<String>,
+}
+
+/// The fields of `state`.
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct StateOf {
+    /// Whose view (by default the viewing seat, or the seat to move).
+    pub seat: Option<u64>,
+}
+
+/// A command without fields.
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+struct NoFields {}
+
+/// The fields of `new`.
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct NewGame {
+    /// The game spec.
+    pub game: String,
+    /// A random deal from this seed; with `view`, the seed of the session's generator.
+    pub seed: Option<u64>,
+    /// An explicit deal.
+    pub deal: Option<String>,
+    /// One seat's view of the deal.
+    pub view: Option<ViewSetup>,
+}
+
+/// The `view` of `new`: a seat and the deal as it sees it, `?` for cards it cannot see.
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(
+    deny_unknown_fields,
+    expecting = r#"an object {"seat": S, "deal": "..."}"#
+)]
+pub struct ViewSetup {
+    /// The viewing seat.
+    pub seat: u64,
+    /// The deal in the game's notation, `?` for every card the seat cannot see.
+    pub deal: String,
+}
+
+/// The fields of `go`.
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Go {
+    /// The agent spec (default `ismcts`).
+    pub agent: Option<String>,
+    /// Iteration budget.
+    pub iterations: Option<u64>,
+    /// Time budget in milliseconds: any positive number.
+    pub time_ms: Option<f64>,
+    /// The agent's generator seed.
+    pub seed: Option<u64>,
+    /// Also play the move.
+    pub play: Option<bool>,
+}
+
+/// Reads one request line: the request and its `id` (copied into the reply). The error names
+/// what is wrong.
+pub fn parse(line: &str) -> (Option<Value>, Result<Request, String>) {
+    let mut map: Map<String, Value> = match serde_json::from_str::<Value>(line) {
+        Ok(Value::Object(m)) => m,
+        Ok(_) => return (None, Err("a request must be a JSON object".into())),
+        Err(e) => return (None, Err(format!("not JSON: {e}"))),
+    };
+    let id = map.remove("id");
+    let cmd = match map.remove("cmd") {
+        None => return (id, Err("missing field 'cmd'".into())),
+        Some(Value::String(c)) => c,
+        Some(_) => return (id, Err("'cmd' must be a string".into())),
+    };
+    (id, request(&cmd, map))
+}
+
+fn request(cmd: &str, fields: Map<String, Value>) -> Result<Request, String> {
+    let none = |r: Request| read::<NoFields>(cmd, fields.clone()).map(|_| r);
+    match cmd {
+        "hello" => none(Request::Hello),
+        "games" => none(Request::Games),
+        "agents" => none(Request::Agents),
+        "legal" => none(Request::Legal),
+        "stop" => none(Request::Stop),
+        "quit" => none(Request::Quit),
+        "new" => read(cmd, fields).map(Request::New),
+        "play" => read(cmd, fields).map(Request::Play),
+        "state" => read(cmd, fields).map(Request::State),
+        "go" => read(cmd, fields).map(Request::Go),
+        other => Err(format!(
+            "unknown command '{}' (commands: {})",
+            crate::limits::excerpt(other),
+            COMMANDS.join(", ")
+        )),
+    }
+}
+
+/// Reads a command's fields into `T`; errors name the field.
+fn read<T: serde::de::DeserializeOwned>(
+    cmd: &str,
+    fields: Map<String, Value>,
+) -> Result<T, String> {
+    serde_path_to_error::deserialize(Value::Object(fields)).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner().to_string().replace('`', "'");
+        if path == "." {
+            format!("'{cmd}': {inner}")
+        } else {
+            format!("'{cmd}' field '{path}': {inner}")
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_parse_and_ids_are_kept_apart() {
+        let (id, r) = parse(r#"{"cmd":"go","time_ms":42.0,"id":"x","seed":3}"#);
+        assert_eq!(id, Some(Value::String("x".into())));
+        assert_eq!(
+            r.unwrap(),
+            Request::Go(Go {
+                agent: None,
+                iterations: None,
+                time_ms: Some(42.0),
+                seed: Some(3),
+                play: None,
+            })
+        );
+        let (_, r) =
+            parse(r#"{"cmd":"new","game":"tricks","view":{"seat":1,"deal":"?"},"seed":4}"#);
+        assert!(matches!(
+            r.unwrap(),
+            Request::New(NewGame { seed: Some(4), .. })
+        ));
+    }
+
+    #[test]
+    fn bad_requests_name_the_problem() {
+        for (line, needle) in [
+            ("[1]", "JSON object"),
+            ("nope", "not JSON"),
+            (r#"{"id":1}"#, "missing field 'cmd'"),
+            (r#"{"cmd":7}"#, "'cmd' must be a string"),
+            (r#"{"cmd":"fly"}"#, "unknown command 'fly'"),
+            (
+                r#"{"cmd":"new","game":"tricks","seed":"five"}"#,
+                "field 'seed'",
+            ),
+            (r#"{"cmd":"legal","speed":1}"#, "unknown field 'speed'"),
+            (r#"{"cmd":"play"}"#, "missing field 'move'"),
+            (r#"{"cmd":"go","iterations":-1}"#, "invalid value"),
+            (
+                r#"{"cmd":"new","game":"tricks","view":{"seat":0,"deal":"?","seed":1}}"#,
+                "unknown field 'seed'",
+            ),
+        ] {
+            let e = parse(line).1.unwrap_err();
+            assert!(e.contains(needle), "{line}: {e}");
+        }
+    }
+}

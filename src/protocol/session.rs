@@ -1,0 +1,455 @@
+//! One game in progress: either the whole deal (the engine knows every card) or one seat's
+//! information set (view mode: the engine knows what that seat knows, nothing more).
+
+use std::time::Duration;
+
+use serde_json::{Map, Value, json};
+
+use super::request::Go;
+use crate::agents::{self, Agent, Decision};
+use crate::cards::CardSet;
+use crate::game::{
+    DealError, DealSampler, InfoSet, MoveSet, Rng, Seat, View, next_seed, rng_from_seed,
+};
+use crate::games::GameDef;
+use crate::limits;
+use crate::search::{Budget, StopSignal};
+use crate::spec::Spec;
+
+/// A reply's fields, or the error sentence.
+pub type Answer = Result<Map<String, Value>, String>;
+
+/// One game in progress, whatever its type.
+pub trait Session {
+    /// The game spec.
+    fn game(&self) -> String;
+    /// The reply to `new`.
+    fn describe(&self) -> Map<String, Value>;
+    /// A move by the seat to move (or, in view mode, by `seat` when only it knows).
+    fn play(&mut self, mv: &str, seat: Option<u64>, hand: Option<&str>) -> Answer;
+    /// The legal moves of the seat to move.
+    fn legal(&self) -> Answer;
+    /// The game as `seat` knows it.
+    fn state(&self, seat: Option<u64>) -> Answer;
+    /// A search for the seat to move, ended early if `stop` is raised.
+    fn go(&mut self, go: &Go, stop: &StopSignal) -> Answer;
+}
+
+/// What the engine holds of the game.
+enum Table<G: GameDef> {
+    /// The whole state.
+    Full(G),
+    /// One seat's information set.
+    View(G::InfoSet),
+}
+
+/// A game of type `G`.
+pub struct GameSession<G: GameDef> {
+    spec: String,
+    table: Table<G>,
+    history: Vec<(Seat, String)>,
+    /// Seeds of `go` requests that do not give one.
+    rng: Rng,
+    /// The last `go`'s agent and its spec text.
+    agent: Option<(String, Box<dyn Agent<G>>)>,
+}
+
+impl<G: GameDef> GameSession<G> {
+    /// A session on the whole state.
+    pub fn full(spec: String, state: G, seed: u64) -> GameSession<G> {
+        GameSession::new(spec, Table::Full(state), seed)
+    }
+
+    /// A session on one seat's information set.
+    pub fn view(spec: String, info: G::InfoSet, seed: u64) -> GameSession<G> {
+        GameSession::new(spec, Table::View(info), seed)
+    }
+
+    fn new(spec: String, table: Table<G>, seed: u64) -> GameSession<G> {
+        GameSession {
+            spec,
+            table,
+            history: Vec::new(),
+            rng: rng_from_seed(seed ^ 0x5EED_0F60),
+            agent: None,
+        }
+    }
+
+    fn num_seats(&self) -> usize {
+        match &self.table {
+            Table::Full(s) => s.num_seats(),
+            Table::View(i) => i.num_seats(),
+        }
+    }
+
+    fn is_terminal(&self) -> bool {
+        match &self.table {
+            Table::Full(s) => s.is_terminal(),
+            Table::View(i) => i.is_terminal(),
+        }
+    }
+
+    /// The seat to move, if known.
+    fn to_move(&self) -> Option<Seat> {
+        match &self.table {
+            Table::Full(s) => (!s.is_terminal()).then(|| s.current_seat()),
+            Table::View(i) => i.seat_to_move(),
+        }
+    }
+
+    fn viewer(&self) -> Option<Seat> {
+        match &self.table {
+            Table::Full(_) => None,
+            Table::View(i) => Some(i.observer()),
+        }
+    }
+
+    /// A state that agrees with everything public (and, in view mode, with the viewing seat's
+    /// hand), with the number of states that do: the whole state, or one drawn from the view.
+    /// Values that it shows are real only when they are public or the count is 1.
+    fn representative(&self) -> Result<(G, u128), String> {
+        match &self.table {
+            Table::Full(s) => Ok((s.clone(), 1)),
+            Table::View(i) => {
+                let sampler = i.sampler().map_err(|e| e.to_string())?;
+                Ok((sampler.sample(&mut rng_from_seed(0)), sampler.count()))
+            }
+        }
+    }
+
+    fn outcome(&self, m: &mut Map<String, Value>) -> Result<(), String> {
+        let terminal = self.is_terminal();
+        m.insert("terminal".into(), json!(terminal));
+        if !terminal {
+            m.insert("to_move".into(), json!(self.to_move()));
+            return Ok(());
+        }
+        let (state, count) = self.representative()?;
+        if count != 1 {
+            // The result depends on what the viewing seat never saw (CoinGuess's coin).
+            m.insert("outcome_known".into(), json!(false));
+            return Ok(());
+        }
+        let n = state.num_seats();
+        let rewards: Vec<f64> = (0..n).map(|s| state.reward(s)).collect();
+        let scores: Vec<f64> = (0..n).map(|s| state.score(s)).collect();
+        m.insert("rewards".into(), json!(rewards));
+        m.insert("scores".into(), json!(scores));
+        let units: Option<Vec<f64>> = (0..n).map(|s| state.match_units(s)).collect();
+        if let Some(u) = units {
+            m.insert("units".into(), json!(u));
+        }
+        Ok(())
+    }
+
+    fn legal_moves(&self) -> G::Moves {
+        match &self.table {
+            Table::Full(s) => s.legal_moves(),
+            Table::View(i) => i.legal_moves(),
+        }
+    }
+
+    fn moves(&self) -> Vec<String> {
+        self.legal_moves()
+            .to_vec()
+            .iter()
+            .map(|m| m.to_string())
+            .collect()
+    }
+
+    /// Errors unless the seat to move may have its moves listed or searched: in view mode,
+    /// only the viewing seat's moves are known.
+    fn check_own_turn(&self, what: &str) -> Result<Seat, String> {
+        if self.is_terminal() {
+            return Err(format!("the game is over: nothing to {what}"));
+        }
+        match (self.to_move(), self.viewer()) {
+            (Some(seat), None) => Ok(seat),
+            (Some(seat), Some(v)) if seat == v => Ok(seat),
+            (to_move, Some(v)) => {
+                let who = to_move.map_or("another seat".to_string(), |s| format!("seat {s}"));
+                Err(format!(
+                    "{who} is to move and this game is seat {v}'s view: its moves depend on \
+                     cards seat {v} cannot see; send its move with 'play'"
+                ))
+            }
+            (None, None) => Err("no seat is to move".into()),
+        }
+    }
+
+    /// The seat making a `play`: the seat to move, checked against `claimed`; in view mode,
+    /// when the viewer does not know who moves, the claimed seat.
+    fn mover(&self, claimed: Option<u64>) -> Result<Seat, String> {
+        match (self.to_move(), claimed) {
+            (Some(s), Some(c)) if c != s as u64 => {
+                Err(format!("seat {c} is not to move: seat {s} is"))
+            }
+            (Some(s), _) => Ok(s),
+            (None, Some(c)) if c < self.num_seats() as u64 => Ok(c as Seat),
+            (None, Some(c)) => Err(format!("seat {c} does not exist")),
+            (None, None) => Err(format!(
+                "seat {} does not know which seat is to move (in Hearts, the holder of 2C \
+                 leads): name it with 'seat'",
+                self.viewer().unwrap_or(0)
+            )),
+        }
+    }
+}
+
+impl<G: GameDef> Session for GameSession<G> {
+    fn game(&self) -> String {
+        self.spec.clone()
+    }
+
+    fn describe(&self) -> Map<String, Value> {
+        let mut m = Map::new();
+        m.insert("game".into(), json!(self.spec));
+        m.insert("seats".into(), json!(self.num_seats()));
+        match &self.table {
+            Table::View(i) => {
+                m.insert("view".into(), json!(i.observer()));
+            }
+            Table::Full(s) => {
+                m.insert("deal".into(), json!(s.deal_text()));
+            }
+        }
+        // A new game always has a representative state; an error here would be a bug.
+        if let Err(e) = self.outcome(&mut m) {
+            m.insert("error_outcome".into(), json!(e));
+        }
+        m
+    }
+
+    fn play(&mut self, text: &str, claimed: Option<u64>, hand: Option<&str>) -> Answer {
+        if self.is_terminal() {
+            return Err("the game is over: no more moves".into());
+        }
+        let seat = self.mover(claimed)?;
+        let (representative, _) = self.representative()?;
+        let parse = |t: &str| {
+            representative
+                .parse_move(t)
+                .map_err(|e| format!("bad move '{}': {e}", limits::excerpt(t)))
+        };
+        match &mut self.table {
+            Table::Full(state) => {
+                if hand.is_some() {
+                    return Err("'hand' is for view mode, where a seat's hand is not known".into());
+                }
+                let mv = parse(text)?;
+                if !state.legal_moves().contains(mv) {
+                    let legal: Vec<String> = state
+                        .legal_moves()
+                        .to_vec()
+                        .iter()
+                        .map(|m| m.to_string())
+                        .collect();
+                    return Err(format!(
+                        "illegal move {mv} for seat {seat} (legal: {})",
+                        legal.join(" ")
+                    ));
+                }
+                state.play(mv);
+                self.history.push((seat, mv.to_string()));
+            }
+            Table::View(info) => {
+                let mv = if text == "?" {
+                    None
+                } else {
+                    Some(parse(text)?)
+                };
+                let hand = hand
+                    .map(|h| {
+                        h.parse::<CardSet>()
+                            .map_err(|e| format!("bad hand '{}': {e}", limits::excerpt(h)))
+                    })
+                    .transpose()?;
+                let v = info.observer();
+                if seat == v
+                    && let Some(mv) = mv
+                    && info.seat_to_move() == Some(v)
+                    && !info.legal_moves().contains(mv)
+                {
+                    let legal: Vec<String> = info
+                        .legal_moves()
+                        .to_vec()
+                        .iter()
+                        .map(|m| m.to_string())
+                        .collect();
+                    return Err(format!(
+                        "illegal move {mv} for seat {seat} (legal: {})",
+                        legal.join(" ")
+                    ));
+                }
+                info.observe(seat, mv, hand).map_err(|e| {
+                    let (DealError::Inconsistent(why) | DealError::Invalid(why)) = e;
+                    format!(
+                        "{text} by seat {seat} is not consistent with what seat {v} has seen: {why}"
+                    )
+                })?;
+                self.history
+                    .push((seat, mv.map_or("?".to_string(), |m| m.to_string())));
+            }
+        }
+        let mut m = Map::new();
+        m.insert("seat".into(), json!(seat));
+        m.insert(
+            "move".into(),
+            json!(self.history.last().map(|h| h.1.clone())),
+        );
+        self.outcome(&mut m)?;
+        Ok(m)
+    }
+
+    fn legal(&self) -> Answer {
+        let seat = self.check_own_turn("list")?;
+        let mut m = Map::new();
+        m.insert("seat".into(), json!(seat));
+        m.insert("moves".into(), json!(self.moves()));
+        Ok(m)
+    }
+
+    fn state(&self, seat: Option<u64>) -> Answer {
+        let n = self.num_seats();
+        let seat = match seat {
+            Some(s) if s >= n as u64 => {
+                return Err(format!("seat {s} does not exist (seats 0 to {})", n - 1));
+            }
+            Some(s) => Some(s as Seat),
+            None if self.viewer().is_some() => self.viewer(),
+            None => self.to_move(),
+        };
+        if let (Some(v), Some(s)) = (self.viewer(), seat)
+            && v != s
+        {
+            return Err(format!(
+                "this game is seat {v}'s view; seat {s}'s is unknown"
+            ));
+        }
+        let mut m = Map::new();
+        m.insert("game".into(), json!(self.spec));
+        m.insert("seats".into(), json!(n));
+        if let Some(v) = self.viewer() {
+            m.insert("view".into(), json!(v));
+        }
+        let history: Vec<Value> = self
+            .history
+            .iter()
+            .map(|(s, mv)| json!({"seat": s, "move": mv}))
+            .collect();
+        m.insert("history".into(), json!(history));
+        let (state, count) = self.representative()?;
+        // Running points come from played cards only; a final result that hides behind unseen
+        // cards (CoinGuess) is not shown.
+        if !self.is_terminal() || count == 1 {
+            let points: Vec<f64> = (0..n).map(|s| state.score(s)).collect();
+            m.insert("points".into(), json!(points));
+        }
+        // Board games: the position drawn for people (one string with newlines).
+        if let Some(picture) = state.picture() {
+            m.insert("board".into(), json!(picture));
+        }
+        self.outcome(&mut m)?;
+        if let Some(s) = seat {
+            m.insert("seat".into(), json!(s));
+            if let Some(h) = state.hand_text(s) {
+                m.insert("hand".into(), json!(h));
+            }
+            if self.to_move() == Some(s) {
+                m.insert("legal".into(), json!(self.moves()));
+            }
+        }
+        Ok(m)
+    }
+
+    fn go(&mut self, go: &Go, stop: &StopSignal) -> Answer {
+        let seat = self.check_own_turn("search")?;
+        let agent_text = go.agent.as_deref().unwrap_or("ismcts");
+        let spec: Spec = agent_text
+            .parse()
+            .map_err(|e: crate::spec::SpecError| e.0)?;
+        // The agent of the last `go` is kept while the spec stays the same: its threads and
+        // arenas are reused, as a UCI engine keeps its search threads between moves.
+        let mut agent = match self.agent.take() {
+            Some((text, agent)) if text == agent_text => agent,
+            _ => agents::build::<G>(&spec).map_err(|e| e.0)?,
+        };
+        if let Some(n) = go.iterations {
+            limits::positive_at_most("iterations", n, limits::MAX_ITERATIONS)?;
+        }
+        let max_ms = limits::MAX_TIME_MS as f64;
+        let time = match go.time_ms {
+            None => None,
+            Some(t) if t.is_finite() && t > 0.0 && t <= max_ms => {
+                Some(Duration::from_secs_f64(t / 1000.0))
+            }
+            Some(t) => {
+                return Err(format!(
+                    "'time_ms' must be a positive number of milliseconds up to {max_ms} (one \
+                     day), not {t}"
+                ));
+            }
+        };
+        let budget = match (go.iterations, time) {
+            (None, None) => Budget::iterations(1000),
+            (iterations, time) => Budget {
+                iterations,
+                time,
+                stop: None,
+            },
+        }
+        .with_stop(stop.clone());
+        let seed = go.seed.unwrap_or_else(|| next_seed(&mut self.rng));
+        let view = match &self.table {
+            Table::Full(state) => View::new(state, seat),
+            Table::View(info) => View::from_info_set(info.clone()),
+        };
+        let decided = agent.choose(view, budget, &mut rng_from_seed(seed));
+        agent.release_memory();
+        let agent_spec = agent.spec();
+        self.agent = Some((agent_text.to_string(), agent));
+        let d: Decision<G::Move> = decided.map_err(|e| e.to_string())?;
+        if !self.legal_moves().contains(d.mv) {
+            return Err(format!(
+                "agent {agent_spec} chose an illegal move {} (a bug in the agent)",
+                d.mv
+            ));
+        }
+        let children: Vec<Value> = d
+            .children
+            .iter()
+            .map(|c| {
+                json!({"move": c.mv.to_string(), "visits": c.visits,
+                       "availability": c.availability, "mean": c.mean})
+            })
+            .collect();
+        let mut m = Map::new();
+        m.insert("seat".into(), json!(seat));
+        m.insert("move".into(), json!(d.mv.to_string()));
+        m.insert("agent".into(), json!(agent_spec));
+        m.insert("seed".into(), json!(seed));
+        m.insert("iterations".into(), json!(d.iterations));
+        m.insert("nodes".into(), json!(d.nodes));
+        m.insert("tree_full".into(), json!(d.tree_full));
+        m.insert(
+            "time_ms".into(),
+            json!((d.elapsed.as_secs_f64() * 1e6).round() / 1e3),
+        );
+        m.insert("children".into(), json!(children));
+        if go.play == Some(true) {
+            match &mut self.table {
+                Table::Full(state) => state.play(d.mv),
+                Table::View(info) => info.observe(seat, Some(d.mv), None).map_err(|e| {
+                    format!(
+                        "chose {} but cannot play it without more: {e}; send it with 'play'",
+                        d.mv
+                    )
+                })?,
+            }
+            self.history.push((seat, d.mv.to_string()));
+            m.insert("played".into(), json!(true));
+            self.outcome(&mut m)?;
+        }
+        Ok(m)
+    }
+}

@@ -1,0 +1,103 @@
+//! How many nodes a search's arenas get: enough for the budget, within what the machine has.
+//!
+//! Every search algorithm here adds at most one node per iteration, so an iteration budget says
+//! exactly how many nodes a search can need. A time budget does not: its arena is sized for a
+//! generous iteration rate per thread over the whole time, capped by the machine's memory. Arenas
+//! reserve address space and the operating system commits pages only as nodes are written, so a
+//! large reservation costs nothing until it is used; the cap keeps one search within half the
+//! machine's memory even if it runs at that rate for the whole budget.
+
+use super::budget::Budget;
+
+/// Iterations per second per thread that a time-budgeted arena is sized for: well above any
+/// measured rate (about 1–2 M/s per thread on the card games), so that the tree never fills
+/// before the memory cap does.
+pub const SIZING_RATE_PER_THREAD: u64 = 8_000_000;
+
+/// Nodes over the budget's own count: roots, the padding of shared roots, and the partly used
+/// slot blocks of racing threads.
+const SLACK: u64 = 4096;
+
+/// The memory the arenas of one search may use when the machine's size cannot be read.
+const FALLBACK_MEMORY: u64 = 4 << 30;
+
+/// The physical memory of this machine in bytes (Linux: `/proc/meminfo`), if known.
+pub fn physical_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
+}
+
+/// The most nodes all the arenas of one search may hold together: half the machine's memory.
+pub fn machine_nodes(bytes_per_node: usize) -> u64 {
+    physical_memory().unwrap_or(FALLBACK_MEMORY) / 2 / bytes_per_node.max(1) as u64
+}
+
+/// The capacity each of `trees` arenas needs for a search with `budget` run by `threads`
+/// threads and `roots` roots per tree, at most `cap` (the spec's `max_nodes`, or the machine's
+/// share per tree).
+pub fn nodes_per_tree(budget: &Budget, threads: usize, trees: usize, roots: u32, cap: u64) -> u64 {
+    let trees = trees.max(1) as u64;
+    let by_iterations = budget.iterations.map(|n| n.div_ceil(trees));
+    let by_time = budget.time.map(|t| {
+        let per_tree_threads = (threads as u64).div_ceil(trees);
+        let millis = t.as_millis().min(u64::MAX as u128) as u64;
+        millis
+            .saturating_mul(SIZING_RATE_PER_THREAD / 1000)
+            .saturating_mul(per_tree_threads)
+    });
+    let needed = match (by_iterations, by_time) {
+        (Some(i), Some(t)) => i.min(t),
+        (Some(i), None) => i,
+        (None, Some(t)) => t,
+        (None, None) => u64::MAX,
+    };
+    needed
+        .saturating_add(roots as u64)
+        .saturating_add(SLACK)
+        .min(cap)
+        .max(roots as u64 + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn iteration_budgets_get_what_they_can_use_and_time_budgets_the_rate() {
+        let cap = 1 << 30;
+        assert_eq!(
+            nodes_per_tree(&Budget::iterations(1000), 1, 1, 1, cap),
+            1000 + 1 + SLACK
+        );
+        // Root parallelism splits the iterations among the trees.
+        assert_eq!(
+            nodes_per_tree(&Budget::iterations(1000), 4, 4, 1, cap),
+            250 + 1 + SLACK
+        );
+        let time = Budget::millis(50);
+        assert_eq!(
+            nodes_per_tree(&time, 2, 1, 1, cap),
+            50 * (SIZING_RATE_PER_THREAD / 1000) * 2 + 1 + SLACK
+        );
+        // Both limits: the smaller.
+        let both = Budget {
+            iterations: Some(10),
+            time: Some(Duration::from_secs(1)),
+            stop: None,
+        };
+        assert_eq!(nodes_per_tree(&both, 1, 1, 20, cap), 10 + 20 + SLACK);
+        // The cap wins, but never below the roots.
+        assert_eq!(nodes_per_tree(&Budget::millis(60_000), 2, 1, 1, 5000), 5000);
+        assert_eq!(nodes_per_tree(&Budget::iterations(5), 1, 1, 50, 10), 51);
+    }
+
+    #[test]
+    fn the_machine_share_is_half_the_memory() {
+        let nodes = machine_nodes(32);
+        let memory = physical_memory().unwrap_or(FALLBACK_MEMORY);
+        assert_eq!(nodes, memory / 64);
+    }
+}

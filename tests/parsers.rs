@@ -1,0 +1,170 @@
+//! Property tests of everything that reads text: card and card-set notation round trips, the
+//! `CardSet` algebra against a plain set, and the deal, move, spec and protocol parsers, which
+//! must answer any input with a value or an error, never a panic.
+
+use std::collections::BTreeSet;
+
+use cardsearch::game::rng_from_seed;
+use cardsearch::games::{self, GameDef, GameVisitor};
+use cardsearch::protocol::Engine;
+use cardsearch::spec::Spec;
+use cardsearch::{Card, CardSet, Rank, Suit};
+use proptest::prelude::*;
+
+fn any_card() -> impl Strategy<Value = Card> {
+    (0..4usize, 0..13usize).prop_map(|(s, r)| Card::new(Rank::from_index(r), Suit::from_index(s)))
+}
+
+fn any_set() -> impl Strategy<Value = CardSet> {
+    prop::collection::btree_set(any_card(), 0..20).prop_map(CardSet::from_cards)
+}
+
+fn plain(set: CardSet) -> BTreeSet<Card> {
+    set.iter().collect()
+}
+
+/// Text that looks like the engine's inputs often enough to reach deep into the parsers: card
+/// tokens, separators, headers, JSON punctuation, and arbitrary characters.
+fn noisy_text() -> impl Strategy<Value = String> {
+    let token = prop_oneof![
+        any_card().prop_map(|c| c.to_string()),
+        Just("?".to_string()),
+        Just("|".to_string()),
+        Just("10h".to_string()),
+        Just("dealer=3".to_string()),
+        Just("trump=QS".to_string()),
+        Just("leader=1".to_string()),
+        "[a-z0-9=:,;|?{}\"\\[\\] -]{0,6}",
+        any::<String>(),
+    ];
+    prop::collection::vec(token, 0..60).prop_map(|t| t.join(" "))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn card_notation_round_trips(card in any_card()) {
+        let text = card.to_string();
+        prop_assert_eq!(text.parse::<Card>().unwrap(), card);
+        prop_assert_eq!(text.to_lowercase().parse::<Card>().unwrap(), card);
+        if card.rank() == Rank::Ten {
+            let ten = format!("10{}", card.suit().letter());
+            prop_assert_eq!(ten.parse::<Card>().unwrap(), card);
+        }
+    }
+
+    #[test]
+    fn card_set_notation_round_trips(set in any_set()) {
+        prop_assert_eq!(set.to_string().parse::<CardSet>().unwrap(), set);
+    }
+
+    #[test]
+    fn card_set_algebra_matches_a_plain_set(a in any_set(), b in any_set(), k in 0..20usize) {
+        let (pa, pb) = (plain(a), plain(b));
+        prop_assert_eq!(plain(a | b), pa.union(&pb).copied().collect::<BTreeSet<_>>());
+        prop_assert_eq!(plain(a & b), pa.intersection(&pb).copied().collect::<BTreeSet<_>>());
+        prop_assert_eq!(plain(a - b), pa.difference(&pb).copied().collect::<BTreeSet<_>>());
+        prop_assert_eq!(a.len(), pa.len());
+        prop_assert_eq!(a.is_superset(b), pb.is_subset(&pa));
+        // Iteration is in card order, and nth is its k-th card.
+        let listed: Vec<Card> = a.iter().collect();
+        prop_assert_eq!(listed.clone(), pa.iter().copied().collect::<Vec<_>>());
+        if k < a.len() {
+            prop_assert_eq!(a.nth(k), listed[k]);
+        }
+        let mut rng = rng_from_seed(k as u64);
+        let sub = a.random_subset(k.min(a.len()), &mut rng);
+        prop_assert_eq!(sub.len(), k.min(a.len()));
+        prop_assert!(a.is_superset(sub));
+        if !a.is_empty() {
+            prop_assert!(a.contains(a.random(&mut rng)));
+        }
+    }
+
+    #[test]
+    fn card_parsers_never_panic(text in any::<String>()) {
+        let _ = text.parse::<Card>();
+        let _ = text.parse::<CardSet>();
+    }
+
+    #[test]
+    fn spec_parser_never_panics(text in noisy_text()) {
+        if let Ok(spec) = text.parse::<Spec>() {
+            // A parsed spec builds an agent or a game, or is refused, never a panic.
+            let _ = games::dispatch(&spec, Nothing);
+            let _ = cardsearch::agents::build::<cardsearch::games::Tricks>(&spec);
+        }
+    }
+
+    #[test]
+    fn deal_and_move_parsers_never_panic(text in noisy_text()) {
+        for info in games::all() {
+            games::dispatch(&Spec::named(info.name), ParseDeal(text.clone())).unwrap();
+        }
+    }
+
+    #[test]
+    fn the_protocol_answers_every_line_with_one_json_object(lines in prop::collection::vec(request(), 1..12)) {
+        let mut engine = Engine::new();
+        for line in lines {
+            let reply = engine.handle(&line);
+            prop_assert!(!reply.line.contains('\n'));
+            let value: serde_json::Value = serde_json::from_str(&reply.line).unwrap();
+            prop_assert!(value.get("ok").is_some() != value.get("error").is_some(), "{}", reply.line);
+        }
+    }
+}
+
+/// Protocol lines: real requests (some with wrong values), noise, and their mixtures.
+fn request() -> impl Strategy<Value = String> {
+    let game = prop_oneof![
+        Just("tricks"),
+        Just("sueca"),
+        Just("bisca"),
+        Just("hearts:pass=left"),
+        Just("coinguess"),
+        Just("chess")
+    ];
+    prop_oneof![
+        (game.clone(), any::<u64>())
+            .prop_map(|(g, s)| format!(r#"{{"cmd":"new","game":"{g}","seed":{s}}}"#)),
+        (game, 0..5u64, noisy_text()).prop_map(|(g, seat, d)| {
+            serde_json::json!({"cmd": "new", "game": g, "view": {"seat": seat, "deal": d}})
+                .to_string()
+        }),
+        (any_card(), 0..5u64)
+            .prop_map(|(c, s)| format!(r#"{{"cmd":"play","move":"{c}","seat":{s}}}"#)),
+        Just(r#"{"cmd":"play","move":"?"}"#.to_string()),
+        Just(r#"{"cmd":"legal"}"#.to_string()),
+        Just(r#"{"cmd":"state"}"#.to_string()),
+        (1..300u64).prop_map(|n| format!(r#"{{"cmd":"go","agent":"ismcts","iterations":{n}}}"#)),
+        Just(r#"{"cmd":"go","agent":"random","play":true}"#.to_string()),
+        noisy_text(),
+    ]
+}
+
+struct Nothing;
+
+impl GameVisitor for Nothing {
+    type Output = ();
+    fn visit<G: GameDef>(self, _config: G::Config) {}
+}
+
+/// Parses a text as a deal of the game, and its tokens as moves of a fresh deal.
+struct ParseDeal(String);
+
+impl GameVisitor for ParseDeal {
+    type Output = ();
+    fn visit<G: GameDef>(self, config: G::Config) {
+        if let Ok(g) = G::from_deal(&config, &self.0) {
+            // A deal that parses writes back to itself.
+            let again = G::from_deal(&config, &g.deal_text()).expect("its own deal text");
+            assert_eq!(again.deal_text(), g.deal_text());
+        }
+        let g = G::new_game(&config, &mut rng_from_seed(1));
+        for token in self.0.split_whitespace() {
+            let _ = g.parse_move(token);
+        }
+    }
+}
