@@ -368,6 +368,29 @@ impl CardSet {
         self.nth(random_below(rng, self.len() as u32) as usize)
     }
 
+    /// A uniformly random card among the members with the smallest `key`, or `None` for an
+    /// empty set: how rule-based playout policies choose ("the least valuable card") while
+    /// staying random between cards the rule cannot tell apart.
+    #[inline]
+    pub fn random_min_by_key<R: rand::Rng + ?Sized>(
+        self,
+        rng: &mut R,
+        mut key: impl FnMut(Card) -> u32,
+    ) -> Option<Card> {
+        let mut best = u32::MAX;
+        let mut ties = CardSet::EMPTY;
+        for card in self.iter() {
+            let k = key(card);
+            if k < best {
+                best = k;
+                ties = card.set();
+            } else if k == best {
+                ties.insert(card);
+            }
+        }
+        (!ties.is_empty()).then(|| ties.random(rng))
+    }
+
     /// `k` distinct cards chosen uniformly at random (all of them if `k >= len()`).
     #[inline]
     pub fn random_subset<R: rand::Rng + ?Sized>(self, k: usize, rng: &mut R) -> CardSet {

@@ -292,6 +292,12 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn team(&self, seat: Seat) -> usize {
         seat
     }
+    /// The score margin of `seat` (its team's, in partnership games) at a terminal state,
+    /// scaled to −1…1: +1 is the best result the game's points allow against the others, −1 the
+    /// worst. The default, for games without points beyond the result, is `2·reward − 1`.
+    fn margin(&self, seat: Seat) -> f64 {
+        2.0 * self.reward(seat) - 1.0
+    }
     /// The game's match units for `seat` at a terminal state, if it has them (Sueca and Bisca:
     /// ±1, ±2 or ±4, the thesis's "scores difference" scale).
     fn match_units(&self, _seat: Seat) -> Option<f64> {
@@ -304,6 +310,13 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     #[inline]
     fn random_playout(&mut self, rng: &mut Rng) {
         playout_by_moves(self, rng)
+    }
+    /// A move chosen by cheap game knowledge and no search, for heuristic playouts
+    /// (`playout=heuristic`): win a trick cheaply when it pays, otherwise shed the least valuable
+    /// card, and so on, per game. The default is a uniformly random legal move. Must not be
+    /// called at a terminal state.
+    fn heuristic_move(&self, rng: &mut Rng) -> Self::Move {
+        self.legal_moves().random(rng)
     }
     /// Parses a move in the notation `Display` writes; `Err` names what is wrong.
     fn parse_move(&self, text: &str) -> Result<Self::Move, String>;

@@ -51,6 +51,19 @@ impl Spec {
         }
     }
 
+    /// This spec without the options named in `keys` (none of its options marked read).
+    pub fn without(&self, keys: &[&str]) -> Spec {
+        let mut spec = Spec::named(&self.name);
+        for (k, v) in self
+            .options
+            .iter()
+            .filter(|(k, _)| !keys.contains(&k.as_str()))
+        {
+            spec.set(k, v);
+        }
+        spec
+    }
+
     /// Adds or replaces an option (used to apply CLI-wide settings to a side's spec).
     pub fn set(&mut self, key: &str, value: &str) {
         if let Some(i) = self.options.iter().position(|(k, _)| k == key) {

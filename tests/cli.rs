@@ -137,6 +137,58 @@ fn scale_rejects_bad_modes_and_thread_counts() {
 }
 
 #[test]
+fn curve_writes_one_row_per_budget_and_a_fit() {
+    let dir = std::env::temp_dir().join(format!("cardsearch-curve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let prefix = dir.join("c");
+    let out = cardsearch(&[
+        "curve",
+        "--game",
+        "tricks",
+        "--agent",
+        "ismcts",
+        "--reference",
+        "random",
+        "--iterations",
+        "8,32",
+        "--deals",
+        "6",
+        "--quiet",
+        "--out",
+        prefix.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("per doubling"), "{stdout}");
+    let csv = std::fs::read_to_string(prefix.with_extension("csv")).unwrap();
+    assert_eq!(csv.lines().count(), 1 + 2, "{csv}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(prefix.with_extension("json")).unwrap())
+            .unwrap();
+    let rungs = json["points"].as_array().expect("points");
+    assert_eq!(rungs.len(), 2, "{json}");
+    let svg = std::fs::read_to_string(prefix.with_extension("svg")).unwrap();
+    assert!(svg.contains("<svg"), "not an SVG");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn curve_rejects_bad_ladders() {
+    assert_clean_error(&["curve", "--iterations", "1000,lots", "--quiet"], "lots");
+    assert_clean_error(&["curve", "--iterations", "0", "--quiet"], "0");
+    assert_clean_error(&["curve", "--agent", "nobody", "--quiet"], "nobody");
+    assert_clean_error(&["curve", "--reference", "ismcts:c=-2", "--quiet"], "c=-2");
+    assert_clean_error(
+        &["curve", "--iterations", "10", "--time-ms", "5", "--quiet"],
+        "time",
+    );
+}
+
+#[test]
 fn every_number_has_a_ceiling_checked_before_any_work() {
     let max = u64::MAX.to_string();
     assert_clean_error(&["match", "--deals", &max], "deals");

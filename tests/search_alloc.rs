@@ -51,7 +51,8 @@ impl GameVisitor for Check {
         let seat = state.current_seat();
         for spec in [
             "ismcts",
-            "pimc:dets=5",
+            "ismcts:playout=heuristic,reward=mix:w=0.3",
+            "pimc:dets=5,playout=heuristic,reward=sd",
             "uct",
             "ismcts:parallel=root,threads=1",
             "ismcts:parallel=tree,threads=1",

@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand};
 
+pub mod curve;
 pub mod engine;
 pub mod list;
 pub mod match_cmd;
@@ -40,6 +41,8 @@ pub enum Command {
     Profile(profile::ProfileArgs),
     /// Measure parallel scaling: speed and strength per parallel mode and thread count.
     Scale(scale::ScaleArgs),
+    /// Measure strength against budget: an agent at a ladder of budgets, Elo per doubling.
+    Curve(curve::CurveArgs),
 }
 
 /// The signal raised by Ctrl-C (SIGINT) for the long commands (`match`, `scale`): the first
@@ -101,6 +104,7 @@ pub fn run() -> i32 {
         }
         Some(Command::Profile(args)) => profile::run(&args),
         Some(Command::Scale(args)) => scale::run(&args),
+        Some(Command::Curve(args)) => curve::run(&args),
     };
     match result {
         Ok(()) => 0,

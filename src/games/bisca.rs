@@ -600,6 +600,10 @@ impl Game for Bisca {
         self.points(seat) as f64
     }
 
+    fn margin(&self, seat: Seat) -> f64 {
+        pt::margin(self.points(seat))
+    }
+
     fn match_units(&self, seat: Seat) -> Option<f64> {
         Some(pt::match_units(
             self.points(seat),
@@ -611,6 +615,21 @@ impl Game for Bisca {
 
     fn tricks_completed(&self) -> Option<u32> {
         Some(self.tricks_won(0) + self.tricks_won(1))
+    }
+
+    fn heuristic_move(&self, rng: &mut Rng) -> BiscaMove {
+        let moves = self.legal_moves();
+        // Taking the face-up trump for the 2 is never worse in card terms.
+        if moves.contains(BiscaMove::EXCHANGE) {
+            return BiscaMove::EXCHANGE;
+        }
+        let trick = self.lead.map(|lead| pt::TrickSoFar {
+            best: lead,
+            partner_winning: false,
+            points: pt::card_points(lead),
+            last: true,
+        });
+        BiscaMove::play(pt::heuristic_card(moves.cards(), trick, self.trump, rng))
     }
 
     fn parse_move(&self, text: &str) -> Result<BiscaMove, String> {

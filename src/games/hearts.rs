@@ -670,6 +670,16 @@ impl Game for Hearts {
         self.final_scores()[seat] as f64
     }
 
+    /// The others' mean penalty points minus the seat's, over the 26 a deal holds.
+    fn margin(&self, seat: Seat) -> f64 {
+        let scores = self.final_scores();
+        let others: u32 = (0..SEATS)
+            .filter(|&s| s != seat)
+            .map(|s| scores[s] as u32)
+            .sum();
+        (others as f64 / (SEATS - 1) as f64 - scores[seat] as f64) / TOTAL_POINTS as f64
+    }
+
     fn tricks_completed(&self) -> Option<u32> {
         Some(self.tricks_played() as u32)
     }
@@ -677,6 +687,57 @@ impl Game for Hearts {
     /// Passes are seen only by the passer (the receiver sees the cards when they arrive).
     fn next_move_seen_by(&self, seat: Seat) -> bool {
         !self.is_passing() || seat == self.current_seat()
+    }
+
+    /// Pass the highest cards (Q♠ and the spades above it first); lead the lowest card;
+    /// following suit, play the highest card that loses the trick, or if none does, the highest
+    /// when this card closes the trick (Q♠ kept back if another will do) and the lowest
+    /// otherwise; unable to follow, discard Q♠, then the highest heart, then the highest card.
+    fn heuristic_move(&self, rng: &mut Rng) -> Card {
+        let legal = self.legal_moves();
+        let rank = |c: Card| c.rank().index() as u32;
+        let highest = |set: CardSet, rng: &mut Rng| set.random_min_by_key(rng, |c| 12 - rank(c));
+        let high_spades = CardSet::from_cards([
+            QUEEN_OF_SPADES,
+            Card::new(Rank::King, Suit::Spades),
+            Card::new(Rank::Ace, Suit::Spades),
+        ]);
+        if self.passes_left > 0 {
+            let dangerous = legal & high_spades;
+            return highest(
+                if dangerous.is_empty() {
+                    legal
+                } else {
+                    dangerous
+                },
+                rng,
+            )
+            .expect("a card to pass");
+        }
+        if self.in_trick == 0 {
+            return legal.random_min_by_key(rng, rank).expect("a card to lead");
+        }
+        let followed = self.trick & self.lead_suit;
+        let best = followed.last().expect("a led card");
+        if (legal & self.lead_suit).is_empty() {
+            for preference in [QUEEN_OF_SPADES.set(), HEARTS] {
+                if let Some(card) = highest(legal & preference, rng) {
+                    return card;
+                }
+            }
+            return highest(legal, rng).expect("a card to discard");
+        }
+        let below = CardSet(legal.0 & (best.set().0 - 1));
+        if let Some(duck) = below.last() {
+            return duck;
+        }
+        if usize::from(self.in_trick) == SEATS - 1 {
+            let safe = legal.without(QUEEN_OF_SPADES);
+            return if safe.is_empty() { legal } else { safe }
+                .last()
+                .expect("a card");
+        }
+        legal.first().expect("a card")
     }
 
     fn parse_move(&self, text: &str) -> Result<Card, String> {
@@ -1387,6 +1448,47 @@ mod tests {
     }
 
     /// Plays one random game, checking every move against [`Reference`]; returns the end state.
+    /// The playout rule over random positions (half its own moves, half random ones): its move
+    /// is legal; following suit it plays the highest card under the winning one when there is
+    /// one; unable to follow it discards Q♠ when it may, else its highest heart.
+    #[test]
+    fn heuristic_moves_follow_the_rule() {
+        let mut rng = rng_from_seed(8);
+        let (mut ducks, mut queens) = (0, 0);
+        for _ in 0..400 {
+            let mut g = Hearts::new_game(&HeartsConfig { pass: Pass::Left }, &mut rng);
+            while !g.is_terminal() {
+                let legal = g.legal_moves();
+                let mv = g.heuristic_move(&mut rng);
+                assert!(legal.contains(mv), "{mv} not legal in {g:?}");
+                if !g.is_passing() && g.in_trick > 0 {
+                    let winner = (g.trick & g.lead_suit).last().unwrap();
+                    let under = CardSet(legal.0 & g.lead_suit.0 & (winner.set().0 - 1));
+                    if (legal & g.lead_suit).is_empty() {
+                        if legal.contains(QUEEN_OF_SPADES) {
+                            assert_eq!(mv, QUEEN_OF_SPADES);
+                            queens += 1;
+                        } else if let Some(heart) = (legal & HEARTS).last() {
+                            assert_eq!(mv, heart);
+                        }
+                    } else if let Some(duck) = under.last() {
+                        assert_eq!(mv, duck);
+                        ducks += 1;
+                    }
+                }
+                g.play(if rand::Rng::next_u32(&mut rng) & 1 == 0 {
+                    mv
+                } else {
+                    legal.random(&mut rng)
+                });
+            }
+        }
+        assert!(
+            ducks > 100 && queens > 10,
+            "rules hardly exercised: {ducks} {queens}"
+        );
+    }
+
     fn checked_random_game(pass: Pass, rng: &mut Rng) -> Hearts {
         let config = HeartsConfig { pass };
         let start = Hearts::new_game(&config, rng);

@@ -158,6 +158,73 @@ pub fn reward(points: u32) -> f64 {
     }
 }
 
+/// The trick in progress, as a playout policy sees it from the seat about to follow.
+#[derive(Clone, Copy, Debug)]
+pub struct TrickSoFar {
+    /// The card winning the trick so far.
+    pub best: Card,
+    /// True when the seat's partner holds `best` (Sueca).
+    pub partner_winning: bool,
+    /// Card points already in the trick.
+    pub points: u32,
+    /// True when this card closes the trick.
+    pub last: bool,
+}
+
+/// The knowledge-light playout policy of Sueca and Bisca, from the seat's legal cards: lead the
+/// least valuable card; when the partner wins the trick and this card closes it, add the most
+/// points that are not a trump; when an opponent wins and a card can take the trick, take it
+/// (with the plain card of most points when this card closes the trick, else the cheapest
+/// winner, the weakest trump if it takes a trump), but spend a trump only on a trick with points; otherwise shed the least valuable card. Ties
+/// between cards the rules cannot tell apart are broken at random. `legal` must not be empty.
+pub fn heuristic_card<R: rand::Rng + ?Sized>(
+    legal: CardSet,
+    trick: Option<TrickSoFar>,
+    trump: Suit,
+    rng: &mut R,
+) -> Card {
+    let is_trump = |c: Card| u32::from(c.suit() == trump);
+    // How much a card is worth keeping: trumps most, then points, then strength.
+    let keep = |c: Card| is_trump(c) << 10 | card_points(c) << 4 | strength(c);
+    let shed = |rng: &mut R| legal.random_min_by_key(rng, keep).expect("a legal card");
+    let Some(t) = trick else {
+        return shed(rng);
+    };
+    if t.partner_winning {
+        if t.last {
+            let most_points =
+                |c: Card| is_trump(c) << 10 | (15 - card_points(c)) << 4 | strength(c);
+            return legal
+                .random_min_by_key(rng, most_points)
+                .expect("a legal card");
+        }
+        return shed(rng);
+    }
+    let mut winners = CardSet::EMPTY;
+    for c in legal.iter() {
+        if beats(c, t.best, trump) {
+            winners.insert(c);
+        }
+    }
+    let plain_winner = winners.iter().any(|c| is_trump(c) == 0);
+    if !winners.is_empty() && (t.points > 0 || plain_winner) {
+        // A plain card that closes the trick banks its own points, so the most of them; a
+        // trump, or a card that may still be beaten, the cheapest.
+        let key = |c: Card| match (is_trump(c), t.last) {
+            (0, true) => (15 - card_points(c)) << 4 | strength(c),
+            (0, false) => card_points(c) << 4 | strength(c),
+            _ => 1 << 10 | strength(c),
+        };
+        return winners.random_min_by_key(rng, key).expect("a winner");
+    }
+    shed(rng)
+}
+
+/// A side's card-point margin over the other side, scaled to −1…1 (all 120 points: +1).
+pub fn margin(points: u32) -> f64 {
+    (2.0 * points as f64 - TOTAL_POINTS as f64) / TOTAL_POINTS as f64
+}
+
 /// The match units of a side that took `points` card points and `tricks` of the deal's
 /// `all_tricks` tricks: 61–90 → 1, 91–119 → 2, a bandeira → 4 (by points: all 120; by tricks:
 /// every trick, 91–120 otherwise being 2). The losing side gets the negative; 60–60 is 0.
@@ -343,6 +410,59 @@ mod tests {
 
     fn c(s: &str) -> Card {
         s.parse().unwrap()
+    }
+
+    /// The playout rule in the situations its doc names, trump spades throughout.
+    #[test]
+    fn heuristic_card_follows_its_rules() {
+        let mut rng = crate::game::rng_from_seed(1);
+        let set = |cards: &[&str]| CardSet::from_cards(cards.iter().map(|s| c(s)));
+        let trick = |best: &str, partner_winning, points, last| TrickSoFar {
+            best: c(best),
+            partner_winning,
+            points,
+            last,
+        };
+        let trump = Suit::Spades;
+        let mut pick = |legal: &[&str], t: Option<TrickSoFar>| {
+            heuristic_card(set(legal), t, trump, &mut rng).to_string()
+        };
+        // Leading: the least valuable card, never a trump while another will do.
+        assert_eq!(pick(&["AH", "2S", "3D", "KC"], None), "3D");
+        // Partner winning, last to play: the most points that are not a trump.
+        assert_eq!(
+            pick(&["AH", "7S", "3D", "KC"], Some(trick("QD", true, 2, true))),
+            "AH"
+        );
+        // Partner winning, not last: shed.
+        assert_eq!(
+            pick(&["AH", "7S", "3D", "KC"], Some(trick("QD", true, 2, false))),
+            "3D"
+        );
+        // An opponent winning, last: take it with the most points that win.
+        assert_eq!(
+            pick(&["AD", "7D", "2D"], Some(trick("QD", false, 2, true))),
+            "AD"
+        );
+        // Not last: the cheapest winner.
+        assert_eq!(
+            pick(&["AD", "7D", "2D"], Some(trick("QD", false, 2, false))),
+            "7D"
+        );
+        // No trump spent on a trick without points; with points, the smallest trump.
+        assert_eq!(
+            pick(&["2S", "AS", "3C"], Some(trick("4D", false, 0, true))),
+            "3C"
+        );
+        assert_eq!(
+            pick(&["2S", "AS", "3C"], Some(trick("AD", false, 11, true))),
+            "2S"
+        );
+        // Nothing wins: shed.
+        assert_eq!(
+            pick(&["2D", "3D"], Some(trick("AD", false, 11, true))),
+            "2D"
+        );
     }
 
     #[test]

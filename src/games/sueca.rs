@@ -390,6 +390,10 @@ impl Game for Sueca {
         seat & 1
     }
 
+    fn margin(&self, seat: Seat) -> f64 {
+        pt::margin(self.points(seat & 1))
+    }
+
     fn match_units(&self, seat: Seat) -> Option<f64> {
         let team = seat & 1;
         Some(pt::match_units(
@@ -402,6 +406,17 @@ impl Game for Sueca {
 
     fn tricks_completed(&self) -> Option<u32> {
         Some(self.tricks_won(0) + self.tricks_won(1))
+    }
+
+    fn heuristic_move(&self, rng: &mut Rng) -> Card {
+        let seat = self.to_move as usize;
+        let trick = (!self.trick.is_empty()).then(|| pt::TrickSoFar {
+            best: self.best,
+            partner_winning: (self.best_seat as usize ^ seat) & 1 == 0,
+            points: pt::points(self.trick),
+            last: self.trick.len() == SEATS - 1,
+        });
+        pt::heuristic_card(self.legal_moves(), trick, self.trump.suit(), rng)
     }
 
     fn parse_move(&self, text: &str) -> Result<Card, String> {

@@ -156,6 +156,15 @@ impl Game for Tricks {
         self.tricks_won[seat] as f64
     }
 
+    /// Tricks won minus tricks lost, over the tricks of a deal.
+    fn margin(&self, seat: Seat) -> f64 {
+        let (a, b) = (
+            self.tricks_won[seat] as f64,
+            self.tricks_won[seat ^ 1] as f64,
+        );
+        (a - b) / (a + b).max(1.0)
+    }
+
     fn tricks_completed(&self) -> Option<u32> {
         Some((self.tricks_won[0] + self.tricks_won[1]) as u32)
     }

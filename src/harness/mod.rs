@@ -1,5 +1,6 @@
 //! The match harness: fair seating, deals, budgets, statistics and logs.
 
+pub mod curve;
 pub mod log;
 pub mod machine;
 pub mod plot;

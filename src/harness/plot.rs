@@ -125,3 +125,140 @@ pub fn scaling_svg(rows: &[ScaleRow], title: &str, path: &Path) -> Result<(), St
     }
     root.present().map_err(|e| err(&e))
 }
+
+/// Draws a strength curve: Elo against the reference over log₂ of the budget, with 95% bars and
+/// the fitted slope; and the Elo gained by each doubling (against half the budget), with the
+/// mean gain.
+pub fn curve_svg(curve: &super::curve::Curve, title: &str, path: &Path) -> Result<(), String> {
+    use super::stats::Z95;
+    let err = |e: &dyn std::fmt::Display| format!("cannot draw {}: {e}", path.display());
+    let root = SVGBackend::new(path, (1100, 450)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let root = root
+        .titled(title, ("sans-serif", 20))
+        .map_err(|e| err(&e))?;
+    let panels = root.split_evenly((1, 2));
+    let unit = match curve.points.first().map(|p| p.rung) {
+        Some(super::curve::Rung::Millis(_)) => "ms per move",
+        _ => "iterations per move",
+    };
+    let xs: Vec<f64> = curve
+        .points
+        .iter()
+        .map(|p| (p.rung.amount() as f64).log2())
+        .collect();
+    let (x0, x1) = xs
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
+    let (x0, x1) = if x0 > x1 {
+        (0.0, 1.0)
+    } else {
+        (x0 - 0.5, x1 + 0.5)
+    };
+    let label = |x: &f64| format!("{:.0}", 2f64.powf(*x));
+    // Elo against the reference.
+    let bars: Vec<(f64, f64, f64)> = curve
+        .points
+        .iter()
+        .zip(&xs)
+        .map(|(p, &x)| (x, p.vs_reference.elo, Z95 * p.vs_reference.elo_se))
+        .collect();
+    let (y0, y1) = bars.iter().fold((-50.0f64, 50.0f64), |(a, b), &(_, y, h)| {
+        (a.min(y - h), b.max(y + h))
+    });
+    let mut chart = ChartBuilder::on(&panels[0])
+        .caption(format!("Elo vs {}", curve.reference), ("sans-serif", 16))
+        .margin(10)
+        .x_label_area_size(35)
+        .y_label_area_size(50)
+        .build_cartesian_2d(x0..x1, (y0 - 20.0)..(y1 + 20.0))
+        .map_err(|e| err(&e))?;
+    chart
+        .configure_mesh()
+        .x_desc(unit)
+        .y_desc("Elo")
+        .x_label_formatter(&label)
+        .draw()
+        .map_err(|e| err(&e))?;
+    chart
+        .draw_series(
+            bars.iter()
+                .map(|&(x, y, h)| ErrorBar::new_vertical(x, y - h, y, y + h, BLUE.filled(), 8)),
+        )
+        .map_err(|e| err(&e))?;
+    chart
+        .draw_series(LineSeries::new(bars.iter().map(|b| (b.0, b.1)), BLUE))
+        .map_err(|e| err(&e))?;
+    if let Some(g) = curve.slope_vs_reference {
+        // The fitted line through the weighted centre of the points.
+        let w: Vec<f64> = curve
+            .points
+            .iter()
+            .map(|p| 1.0 / p.vs_reference.elo_se.max(1e-9).powi(2))
+            .collect();
+        let sw: f64 = w.iter().sum();
+        let mx = xs.iter().zip(&w).map(|(x, w)| x * w).sum::<f64>() / sw;
+        let my = bars.iter().zip(&w).map(|(b, w)| b.1 * w).sum::<f64>() / sw;
+        let line = [x0, x1].map(|x| (x, my + g.elo_per_doubling * (x - mx)));
+        chart
+            .draw_series(LineSeries::new(line, RED.stroke_width(2)))
+            .map_err(|e| err(&e))?
+            .label(format!("{:+.1} Elo per doubling", g.elo_per_doubling))
+            .legend(|(x, y)| PathElement::new([(x, y), (x + 15, y)], RED.stroke_width(2)));
+        chart
+            .configure_series_labels()
+            .border_style(BLACK)
+            .background_style(WHITE.mix(0.8))
+            .position(SeriesLabelPosition::UpperLeft)
+            .draw()
+            .map_err(|e| err(&e))?;
+    }
+    // Gain per doubling.
+    let gains: Vec<(f64, f64, f64)> = curve
+        .points
+        .iter()
+        .zip(&xs)
+        .filter_map(|(p, &x)| p.vs_half.as_ref().map(|h| (x, h.elo, Z95 * h.elo_se)))
+        .collect();
+    let (g0, g1) = gains
+        .iter()
+        .fold((-40.0f64, 40.0f64), |(a, b), &(_, y, h)| {
+            (a.min(y - h), b.max(y + h))
+        });
+    let mut chart = ChartBuilder::on(&panels[1])
+        .caption(
+            "Elo gained by each doubling (vs half the budget)",
+            ("sans-serif", 16),
+        )
+        .margin(10)
+        .x_label_area_size(35)
+        .y_label_area_size(50)
+        .build_cartesian_2d(x0..x1, (g0 - 10.0)..(g1 + 10.0))
+        .map_err(|e| err(&e))?;
+    chart
+        .configure_mesh()
+        .x_desc(unit)
+        .y_desc("Elo per doubling")
+        .x_label_formatter(&label)
+        .draw()
+        .map_err(|e| err(&e))?;
+    chart
+        .draw_series(LineSeries::new([(x0, 0.0), (x1, 0.0)], BLACK.mix(0.3)))
+        .map_err(|e| err(&e))?;
+    chart
+        .draw_series(
+            gains
+                .iter()
+                .map(|&(x, y, h)| ErrorBar::new_vertical(x, y - h, y, y + h, GREEN.filled(), 8)),
+        )
+        .map_err(|e| err(&e))?;
+    if let Some(g) = curve.mean_vs_half {
+        chart
+            .draw_series(LineSeries::new(
+                [(x0, g.elo_per_doubling), (x1, g.elo_per_doubling)],
+                RED.stroke_width(2),
+            ))
+            .map_err(|e| err(&e))?;
+    }
+    root.present().map_err(|e| err(&e))
+}

@@ -7,6 +7,8 @@ use crate::limits;
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 use super::budget::Budget;
+use super::reward::RewardFn;
+use super::rollout::{Playout, Rollout};
 use super::tree::Tree;
 
 /// Which search.
@@ -92,6 +94,8 @@ pub struct SearchConfig {
     pub max_nodes: Option<u32>,
     /// A budget that overrides the match's, when the spec sets `iterations` or `time_ms`.
     pub budget: Option<Budget>,
+    /// The playout policy and reward function.
+    pub rollout: Rollout,
 }
 
 /// The most threads a search accepts.
@@ -153,9 +157,30 @@ const OPT_VOTE: OptionDoc = OptionDoc {
            false: visits summed over the determinizations",
 };
 
+const OPT_PLAYOUT: OptionDoc = OptionDoc {
+    key: "playout",
+    default: "random",
+    help: "random | heuristic (the game's cheap rule: take a trick cheaply when it pays, else \
+           shed the least valuable card; a random move with probability epsilon)",
+};
+const OPT_EPSILON: OptionDoc = OptionDoc {
+    key: "epsilon",
+    default: "0.1",
+    help: "heuristic playouts: probability of a uniformly random move instead of the rule's",
+};
+const OPT_REWARD: OptionDoc = OptionDoc {
+    key: "reward",
+    default: "pwl",
+    help: "pwl (win 1, tie 0.5, loss 0) | wl (1, 0, -1) | sd (match units, else point margin, \
+           as 0..1) | mix:w=W ((1-W)*pwl + W*margin as 0..1)",
+};
+
 /// Options of the `ismcts` and `uct` agents.
 pub const SEARCH_OPTIONS: &[OptionDoc] = &[
     OPT_C,
+    OPT_PLAYOUT,
+    OPT_EPSILON,
+    OPT_REWARD,
     OPT_ITERATIONS,
     OPT_TIME,
     OPT_MAX_NODES,
@@ -169,6 +194,9 @@ pub const PIMC_OPTIONS: &[OptionDoc] = &[
     OPT_DETS,
     OPT_VOTE,
     OPT_C,
+    OPT_PLAYOUT,
+    OPT_EPSILON,
+    OPT_REWARD,
     OPT_ITERATIONS,
     OPT_TIME,
     OPT_MAX_NODES,
@@ -188,6 +216,7 @@ impl SearchConfig {
             virtual_loss: DEFAULT_VIRTUAL_LOSS,
             max_nodes: None,
             budget: None,
+            rollout: Rollout::default(),
         }
     }
 
@@ -210,6 +239,22 @@ impl SearchConfig {
                 limits::MAX_EXPLORATION
             )));
         }
+        let reward = match spec.raw("reward") {
+            None => RewardFn::PositiveWinLoss,
+            Some(text) => RewardFn::parse(text).map_err(err)?,
+        };
+        let epsilon: f64 = spec.get("epsilon", Playout::DEFAULT_EPSILON)?;
+        if !(0.0..=1.0).contains(&epsilon) {
+            return Err(err(format!("epsilon={epsilon} must be from 0 to 1")));
+        }
+        let playout = match spec.choice("playout", &["random", "heuristic"], "random")? {
+            "heuristic" => Playout::Heuristic { epsilon },
+            _ if spec.has("epsilon") => {
+                return Err(err("epsilon applies only to playout=heuristic".into()));
+            }
+            _ => Playout::Random,
+        };
+        let rollout = Rollout { playout, reward };
         let names: Vec<&str> = Parallel::ALL.iter().map(|p| p.name()).collect();
         let mode = spec.choice("parallel", &names, "sequential")?;
         let parallel = Parallel::ALL
@@ -279,6 +324,7 @@ impl SearchConfig {
             virtual_loss,
             max_nodes,
             budget,
+            rollout,
         })
     }
 
@@ -290,6 +336,11 @@ impl SearchConfig {
             parts.push(format!("vote={vote}"));
         }
         parts.push(format!("c={}", self.c));
+        parts.push(format!("playout={}", self.rollout.playout));
+        if let Playout::Heuristic { epsilon } = self.rollout.playout {
+            parts.push(format!("epsilon={epsilon}"));
+        }
+        parts.push(format!("reward={}", self.rollout.reward));
         if let Some(b) = &self.budget {
             if let Some(n) = b.iterations {
                 parts.push(format!("iterations={n}"));
@@ -371,6 +422,11 @@ mod tests {
             ("ismcts:iterations=lots", "iterations=lots"),
             ("ismcts:time_ms=0", "time_ms=0 must be from 1"),
             ("ismcts:dets=3", "unknown option dets"),
+            ("ismcts:reward=points", "reward=points"),
+            ("ismcts:reward=mix:w=1.5", "from 0 to 1"),
+            ("ismcts:playout=smart", "playout=smart"),
+            ("ismcts:playout=heuristic,epsilon=2", "epsilon=2"),
+            ("ismcts:epsilon=0.5", "only to playout=heuristic"),
         ] {
             let e = parse(text).unwrap_err();
             assert!(e.0.contains(needle), "{text}: {e}");

@@ -21,7 +21,7 @@ use crate::game::{Game, MAX_SEATS, Rng, next_seed, rng_from_seed};
 use super::Budget;
 use super::budget::{BudgetClock, CLOCK_EVERY};
 use super::crew::Crew;
-use super::rollout::{Rewards, random_playout, terminal_rewards};
+use super::rollout::{Rewards, Rollout};
 use super::tree::{NodeId, Tree};
 use super::walk::{Ucb, Walker};
 use super::worlds::Worlds;
@@ -55,6 +55,8 @@ struct Hub<G> {
     failed: AtomicBool,
     /// Seed of every playout generator of this search.
     seed: u64,
+    /// The playout policy and reward function.
+    rollout: Rollout,
     slots: Vec<CachePadded<Slot>>,
 }
 
@@ -88,9 +90,9 @@ impl<G: Game> Hub<G> {
         // done, so the master will not write `job` until after the store below.
         let mut state = unsafe { (*self.job.get()).clone() }.expect("a published leaf");
         let mut rng = rng_from_seed(self.seed ^ (epoch << LOW_BITS | slot as u64));
-        random_playout(&mut state, &mut rng);
+        let rewards = self.rollout.finish(&mut state, &mut rng);
         let cell = &self.slots[slot];
-        for (c, r) in cell.rewards.iter().zip(terminal_rewards(&state)) {
+        for (c, r) in cell.rewards.iter().zip(rewards) {
             c.store(r.to_bits(), Relaxed);
         }
         cell.done.store(epoch, Release);
@@ -139,6 +141,7 @@ pub(super) fn leaf<G: Game, W: Worlds<G>>(
     worlds: &W,
     budget: &Budget,
     ucb: Ucb,
+    rollout: Rollout,
     rng: &mut Rng,
 ) -> u64 {
     let threads = crew.threads();
@@ -149,6 +152,7 @@ pub(super) fn leaf<G: Game, W: Worlds<G>>(
         claim: AtomicU64::new(0),
         failed: AtomicBool::new(false),
         seed: next_seed(rng),
+        rollout,
         slots: (0..threads).map(|_| CachePadded::default()).collect(),
     };
     let master_state = Mutex::new((tree, rng));
@@ -198,8 +202,7 @@ fn master<G: Game, W: Worlds<G>>(
         let mut sums: Rewards = [0.0; MAX_SEATS];
         if state.is_terminal() || k == 1 {
             // Nothing to share out: one playout, or a leaf that is already the end.
-            random_playout(&mut state, rng);
-            for (s, r) in sums.iter_mut().zip(terminal_rewards(&state)) {
+            for (s, r) in sums.iter_mut().zip(hub.rollout.finish(&mut state, rng)) {
                 *s = r * k as f64;
             }
         } else {

@@ -15,6 +15,7 @@ pub mod ismcts;
 mod leaf;
 mod parallel;
 pub mod pimc;
+pub mod reward;
 pub mod rollout;
 pub mod searcher;
 pub mod tree;
@@ -24,6 +25,8 @@ pub mod worlds;
 
 pub use budget::{Budget, BudgetClock, SharedBudget, StopSignal};
 pub use config::{Algorithm, Parallel, SearchConfig};
+pub use reward::RewardFn;
+pub use rollout::{Playout, Rollout};
 pub use searcher::{ChildStat, SearchError, SearchResult, Searcher};
 pub use tree::{NodeId, Tree};
 pub use worlds::{Fixed, Sampled, Worlds};

@@ -17,7 +17,7 @@ use crate::game::{Game, Rng, rng_from_seed};
 use super::Budget;
 use super::budget::{BudgetClock, CLOCK_EVERY, SharedBudget};
 use super::crew::{Crew, seeds};
-use super::rollout::{random_playout, terminal_rewards};
+use super::rollout::{Rewards, Rollout};
 use super::tree::{Concurrent, Exclusive, NodeId, Tree};
 use super::walk::{Ucb, Walker};
 use super::worlds::Worlds;
@@ -29,17 +29,18 @@ fn iterate<G: Game, W: Worlds<G>, A: super::tree::Access>(
     tree: super::tree::TreeRef<'_, G::Move, A>,
     worlds: &W,
     i: u64,
+    rollout: Rollout,
     rng: &mut Rng,
 ) {
     let (root, mut state) = phases::determinize(worlds, i, rng);
     if W::AVAILABILITY {
         phases::select_expand::<G, A, true>(walker, tree, NodeId(root), &mut state, rng);
-        phases::playout(&mut state, rng);
-        phases::backpropagate::<G, A, true>(walker, tree, &state);
+        let rewards = phases::playout(rollout, &mut state, rng);
+        phases::backpropagate::<G, A, true>(walker, tree, &rewards);
     } else {
         phases::select_expand::<G, A, false>(walker, tree, NodeId(root), &mut state, rng);
-        phases::playout(&mut state, rng);
-        phases::backpropagate::<G, A, false>(walker, tree, &state);
+        let rewards = phases::playout(rollout, &mut state, rng);
+        phases::backpropagate::<G, A, false>(walker, tree, &rewards);
     }
 }
 
@@ -73,22 +74,22 @@ mod phases {
         walker.descend::<G, A, AVAIL>(tree, root, state, rng, 1);
     }
 
-    /// The random playout to the end of the game.
+    /// The playout to the end of the game, and the rewards there.
     #[cfg_attr(feature = "profile-phases", inline(never))]
     #[cfg_attr(not(feature = "profile-phases"), inline(always))]
-    pub(super) fn playout<G: Game>(state: &mut G, rng: &mut Rng) {
-        random_playout(state, rng);
+    pub(super) fn playout<G: Game>(rollout: Rollout, state: &mut G, rng: &mut Rng) -> Rewards {
+        rollout.finish(state, rng)
     }
 
-    /// Backpropagation of the terminal rewards along the walked path.
+    /// Backpropagation of the playout's rewards along the walked path.
     #[cfg_attr(feature = "profile-phases", inline(never))]
     #[cfg_attr(not(feature = "profile-phases"), inline(always))]
     pub(super) fn backpropagate<G: Game, A: super::super::tree::Access, const AVAIL: bool>(
         walker: &mut Walker,
         tree: super::super::tree::TreeRef<'_, G::Move, A>,
-        state: &G,
+        rewards: &Rewards,
     ) {
-        walker.backup::<_, A, AVAIL>(tree, 1, &terminal_rewards(state));
+        walker.backup::<_, A, AVAIL>(tree, 1, rewards);
     }
 }
 
@@ -98,13 +99,14 @@ pub(super) fn sequential<G: Game, W: Worlds<G>>(
     worlds: &W,
     clock: &BudgetClock,
     ucb: Ucb,
+    rollout: Rollout,
     rng: &mut Rng,
 ) -> u64 {
     let t = tree.exclusive();
     let mut walker = Walker::new(ucb, false);
     let mut done = 0;
     while !clock.exhausted(done) {
-        iterate::<G, W, Exclusive>(&mut walker, t, worlds, done, rng);
+        iterate::<G, W, Exclusive>(&mut walker, t, worlds, done, rollout, rng);
         done += 1;
     }
     done
@@ -119,6 +121,7 @@ pub(super) fn root<G: Game, W: Worlds<G>>(
     worlds: &W,
     budget: &Budget,
     ucb: Ucb,
+    rollout: Rollout,
     rng: &mut Rng,
 ) -> Vec<u64> {
     let n = trees.len() as u64;
@@ -136,7 +139,7 @@ pub(super) fn root<G: Game, W: Worlds<G>>(
         };
         let clock = start.share(share);
         let mut rng = rng_from_seed(seeds[i]);
-        sequential(&mut tree, worlds, &clock, ucb, &mut rng)
+        sequential(&mut tree, worlds, &clock, ucb, rollout, &mut rng)
     })
 }
 
@@ -148,6 +151,7 @@ pub(super) fn tree<G: Game, W: Worlds<G>, A: Concurrent>(
     worlds: &W,
     budget: &Budget,
     ucb: Ucb,
+    rollout: Rollout,
     rng: &mut Rng,
 ) -> u64 {
     let threads = crew.threads();
@@ -167,7 +171,7 @@ pub(super) fn tree<G: Game, W: Worlds<G>, A: Concurrent>(
                     break;
                 }
                 for _ in 0..k {
-                    iterate::<G, W, A>(&mut walker, t, worlds, index, &mut rng);
+                    iterate::<G, W, A>(&mut walker, t, worlds, index, rollout, &mut rng);
                     index += threads as u64;
                 }
                 done += k;

@@ -220,30 +220,33 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
             c: self.config.c,
             virtual_loss: self.config.virtual_loss,
         };
+        let rollout = self.config.rollout;
         let per_tree = match (self.config.parallel, &self.crew) {
             (Parallel::Sequential, _) | (_, None) => {
                 let clock = BudgetClock::start(budget);
                 let tree = &mut self.trees[0];
-                vec![parallel::sequential(tree, worlds, &clock, ucb, rng)]
+                vec![parallel::sequential(
+                    tree, worlds, &clock, ucb, rollout, rng,
+                )]
             }
             (Parallel::Root, Some(crew)) => {
-                parallel::root(crew, &mut self.trees, worlds, budget, ucb, rng)
+                parallel::root(crew, &mut self.trees, worlds, budget, ucb, rollout, rng)
             }
             (Parallel::Tree, Some(crew)) => {
                 let tree = &self.trees[0];
                 vec![parallel::tree::<G, W, Shared>(
-                    crew, tree, worlds, budget, ucb, rng,
+                    crew, tree, worlds, budget, ucb, rollout, rng,
                 )]
             }
             (Parallel::TreeLocked, Some(crew)) => {
                 let tree = &self.trees[0];
                 vec![parallel::tree::<G, W, Locked>(
-                    crew, tree, worlds, budget, ucb, rng,
+                    crew, tree, worlds, budget, ucb, rollout, rng,
                 )]
             }
             (Parallel::Leaf, Some(crew)) => {
                 let tree = &mut self.trees[0];
-                vec![leaf::leaf(crew, tree, worlds, budget, ucb, rng)]
+                vec![leaf::leaf(crew, tree, worlds, budget, ucb, rollout, rng)]
             }
         };
         if W::AVAILABILITY {

@@ -50,12 +50,16 @@ pub const INFO: AgentInfo = AgentInfo {
             default: "0.1",
             help: "UCB exploration constant (lower than the other agents': docs/results.md)",
         },
+        // The shared search options after `c` (a test checks that none is missing).
         SEARCH_OPTIONS[1],
         SEARCH_OPTIONS[2],
         SEARCH_OPTIONS[3],
         SEARCH_OPTIONS[4],
         SEARCH_OPTIONS[5],
         SEARCH_OPTIONS[6],
+        SEARCH_OPTIONS[7],
+        SEARCH_OPTIONS[8],
+        SEARCH_OPTIONS[9],
         OptionDoc {
             key: "lookahead",
             default: "3",
@@ -340,5 +344,18 @@ impl PentagoAgent for StrongAgent {
             nodes: result.nodes,
             tree_full: result.tree_full,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_search_option_is_documented_once() {
+        let keys: Vec<&str> = INFO.options.iter().map(|o| o.key).collect();
+        for o in SEARCH_OPTIONS {
+            assert_eq!(keys.iter().filter(|&&k| k == o.key).count(), 1, "{}", o.key);
+        }
     }
 }

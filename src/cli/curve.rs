@@ -1,0 +1,216 @@
+//! `cardsearch curve`: strength against budget — an agent at a ladder of budgets against a fixed
+//! reference and against itself at half the budget — as a table, CSV, JSON and an SVG plot.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::games::{self, GameDef, GameVisitor};
+use crate::harness::MatchReport;
+use crate::harness::curve::{Curve, CurvePlan, Rung, run_curve, to_csv, to_table};
+use crate::harness::plot::curve_svg;
+use crate::harness::runner::{GameRecord, MatchObserver};
+use crate::limits;
+use crate::spec::Spec;
+
+/// Options of `cardsearch curve`.
+#[derive(Args, Debug, Clone)]
+#[command(
+    after_help = "Each budget is one match of --deals deals against --reference (seats swapped \
+as in `match`) and, unless --no-half, one against the same agent at half the budget. The fit \
+gives the Elo gained per doubling of the budget two ways: the slope of Elo against the reference \
+over log2 of the budget, and the mean of the half-budget matches. Iteration budgets give the \
+same result on any machine; time budgets need a quiet one."
+)]
+pub struct CurveArgs {
+    /// Game spec.
+    #[arg(long, default_value = "sueca")]
+    pub game: String,
+    /// The agent whose curve this is (its budget is set per rung).
+    #[arg(long, default_value = "ismcts")]
+    pub agent: String,
+    /// The fixed opponent.
+    #[arg(long, default_value = "ismcts")]
+    pub reference: String,
+    /// The reference's iterations per move (unless its spec sets its own budget).
+    #[arg(long, default_value_t = 1000)]
+    pub reference_iterations: u64,
+    /// Comma-separated iterations per move, e.g. 1000,2000,4000.
+    #[arg(long, conflicts_with = "time_ms")]
+    pub iterations: Option<String>,
+    /// Comma-separated milliseconds per move, e.g. 10,20,40.
+    #[arg(long)]
+    pub time_ms: Option<String>,
+    /// Deals per match.
+    #[arg(long, default_value_t = 200)]
+    pub deals: u64,
+    /// Match seed: every rung plays the same deals.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    pub jobs: usize,
+    /// Skip the matches against half the budget.
+    #[arg(long)]
+    pub no_half: bool,
+    /// Output prefix: writes PREFIX.csv, PREFIX.json and PREFIX.svg.
+    #[arg(long, default_value = "curve")]
+    pub out: PathBuf,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Progress over every game of every match.
+struct Progress {
+    bar: ProgressBar,
+    done_before: u64,
+    matches: u64,
+}
+
+impl MatchObserver for Progress {
+    fn game_finished(&mut self, _: &GameRecord, report: &MatchReport, done: u64, total: u64) {
+        self.bar.set_length(self.matches * total);
+        self.bar.set_position(self.done_before + done);
+        let (lo, hi) = report.tally.interval();
+        self.bar
+            .set_message(format!("{:.3} [{lo:.3}, {hi:.3}]", report.tally.mean()));
+        if done == total {
+            self.done_before += total;
+        }
+    }
+}
+
+struct CurveVisitor<'a> {
+    plan: &'a CurvePlan,
+    quiet: bool,
+}
+
+impl GameVisitor for CurveVisitor<'_> {
+    type Output = Result<Curve, String>;
+    fn visit<G: GameDef>(self, config: G::Config) -> Self::Output {
+        // Every agent of the plan is built before any game, so a bad option fails at once.
+        for rung in &self.plan.rungs {
+            for spec in [
+                crate::harness::curve::at_rung(&self.plan.agent, *rung),
+                crate::harness::curve::at_rung(&self.plan.agent, rung.half()),
+            ] {
+                crate::agents::build::<G>(&spec).map_err(|e| e.to_string())?;
+            }
+        }
+        crate::agents::build::<G>(&self.plan.reference).map_err(|e| e.to_string())?;
+        let bar = if self.quiet {
+            ProgressBar::hidden()
+        } else {
+            ProgressBar::new(0)
+        };
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:30}] {pos}/{len} games, ETA {eta} {prefix} {msg}",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        let matches = self.plan.rungs.len() as u64 * if self.plan.against_half { 2 } else { 1 };
+        let mut progress = Progress {
+            bar: bar.clone(),
+            done_before: 0,
+            matches,
+        };
+        let curve = run_curve::<G>(self.plan, &config, &mut progress, &mut |_, label| {
+            bar.set_prefix(label.to_string());
+        });
+        bar.finish_and_clear();
+        curve
+    }
+}
+
+/// Reads a comma-separated list of positive budgets.
+fn rungs(text: &str, what: &str, max: u64, make: fn(u64) -> Rung) -> Result<Vec<Rung>, String> {
+    let mut out = Vec::new();
+    for item in text.split(',') {
+        let n: u64 = item
+            .trim()
+            .parse()
+            .map_err(|_| format!("--{what}: '{}' is not a number", limits::excerpt(item)))?;
+        limits::positive_at_most(what, n, max).map_err(|e| format!("--{e}"))?;
+        out.push(make(n));
+    }
+    out.sort_by_key(|r| r.amount());
+    out.dedup();
+    Ok(out)
+}
+
+/// Runs `cardsearch curve`.
+pub fn run(args: &CurveArgs) -> Result<(), String> {
+    let spec = |s: &str| s.parse::<Spec>().map_err(|e| e.to_string());
+    let rungs = match (&args.iterations, &args.time_ms) {
+        (Some(list), None) => rungs(list, "iterations", limits::MAX_ITERATIONS, Rung::Iterations)?,
+        (None, Some(list)) => rungs(list, "time-ms", limits::MAX_TIME_MS, Rung::Millis)?,
+        (None, None) => rungs(
+            "1000,2000,4000,8000",
+            "iterations",
+            limits::MAX_ITERATIONS,
+            Rung::Iterations,
+        )?,
+        (Some(_), Some(_)) => return Err("give --iterations or --time-ms, not both".into()),
+    };
+    limits::positive_at_most("deals", args.deals, limits::MAX_DEALS)
+        .map_err(|e| format!("--{e}"))?;
+    limits::positive_at_most("jobs", args.jobs, limits::MAX_JOBS).map_err(|e| format!("--{e}"))?;
+    let reference = spec(&args.reference)?;
+    limits::positive_at_most(
+        "reference-iterations",
+        args.reference_iterations,
+        limits::MAX_ITERATIONS,
+    )
+    .map_err(|e| format!("--{e}"))?;
+    let plan = CurvePlan {
+        game: spec(&args.game)?,
+        agent: spec(&args.agent)?,
+        reference,
+        reference_budget: crate::search::Budget::iterations(args.reference_iterations),
+        rungs,
+        against_half: !args.no_half,
+        deals: args.deals,
+        seed: args.seed,
+        jobs: args.jobs,
+        stop: Some(super::interrupt_signal()),
+    };
+    let curve = games::dispatch(
+        &plan.game.clone(),
+        CurveVisitor {
+            plan: &plan,
+            quiet: args.quiet,
+        },
+    )
+    .map_err(|e| e.to_string())??;
+    println!(
+        "{}: {} at each budget vs {} and vs half its budget, {} deals per match, seed {}",
+        curve.game, curve.agent, curve.reference, args.deals, args.seed
+    );
+    print!("{}", to_table(&curve));
+    let path = |ext: &str| {
+        let mut p = args.out.clone().into_os_string();
+        p.push(format!(".{ext}"));
+        PathBuf::from(p)
+    };
+    let write = |p: PathBuf, text: String| {
+        std::fs::write(&p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))
+    };
+    write(path("csv"), to_csv(&curve))?;
+    write(
+        path("json"),
+        serde_json::to_string_pretty(&curve).expect("serialisable") + "\n",
+    )?;
+    let title = format!("{}: {} (seed {})", curve.game, curve.agent, curve.seed);
+    curve_svg(&curve, &title, &path("svg"))?;
+    println!(
+        "wrote {}, {}, {}",
+        path("csv").display(),
+        path("json").display(),
+        path("svg").display()
+    );
+    Ok(())
+}

@@ -1,0 +1,426 @@
+//! Strength against budget: an agent played at a ladder of budgets (iterations or time per move)
+//! against a fixed reference and against itself at half the budget, with the Elo gained per
+//! doubling of the budget fitted over all points.
+//!
+//! Two estimates of the gain per doubling come out of one run. Against the reference, the Elo
+//! of every point is regressed on log₂ of the budget (weighted by each point's precision): the
+//! slope is the gain per doubling over the whole ladder. Against the half budget, each match
+//! measures one doubling directly; their precision-weighted mean is the second estimate, and
+//! the per-point values show where the gain fades.
+
+use serde::{Deserialize, Serialize};
+
+use super::runner::{MatchConfig, MatchObserver, MatchReport, run_match};
+use super::seating::Lineup;
+use super::stats::{Tally, Z95, elo_of};
+use crate::games::GameDef;
+use crate::search::{Budget, StopSignal};
+use crate::spec::Spec;
+
+/// One rung of the ladder: a budget per move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Rung {
+    /// Iterations per move.
+    Iterations(u64),
+    /// Milliseconds per move.
+    Millis(u64),
+}
+
+impl Rung {
+    /// The amount (iterations or milliseconds).
+    pub fn amount(self) -> u64 {
+        match self {
+            Rung::Iterations(n) | Rung::Millis(n) => n,
+        }
+    }
+
+    /// The same kind of budget with half the amount (at least 1).
+    pub fn half(self) -> Rung {
+        match self {
+            Rung::Iterations(n) => Rung::Iterations((n / 2).max(1)),
+            Rung::Millis(n) => Rung::Millis((n / 2).max(1)),
+        }
+    }
+
+    /// The spec option that sets it (`iterations=N` or `time_ms=N`).
+    fn option(self) -> (&'static str, String) {
+        match self {
+            Rung::Iterations(n) => ("iterations", n.to_string()),
+            Rung::Millis(n) => ("time_ms", n.to_string()),
+        }
+    }
+
+    /// Short text: `8000 it` or `20 ms`.
+    pub fn describe(self) -> String {
+        match self {
+            Rung::Iterations(n) => format!("{n} it"),
+            Rung::Millis(n) => format!("{n} ms"),
+        }
+    }
+}
+
+/// What to measure.
+#[derive(Clone, Debug)]
+pub struct CurvePlan {
+    /// The game.
+    pub game: Spec,
+    /// The agent whose curve this is (its budget is set per rung).
+    pub agent: Spec,
+    /// The fixed opponent.
+    pub reference: Spec,
+    /// The reference's budget per move, unless its spec sets its own.
+    pub reference_budget: Budget,
+    /// The budgets, in increasing order.
+    pub rungs: Vec<Rung>,
+    /// Also play every rung against the agent at half the budget.
+    pub against_half: bool,
+    /// Deals per match.
+    pub deals: u64,
+    /// Match seed (the same deals at every rung).
+    pub seed: u64,
+    /// Games played at once.
+    pub jobs: usize,
+    /// Raised to end the run early (Ctrl-C).
+    pub stop: Option<StopSignal>,
+}
+
+/// One match's result as the curve reports it: A's mean score with its 95% interval and the
+/// Elo difference it implies, with that interval and the standard error of the Elo.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Scored {
+    /// Mean score of the rung's agent (0.5 = even).
+    pub score: f64,
+    /// 95% interval of the score.
+    pub interval: (f64, f64),
+    /// The Elo difference.
+    pub elo: f64,
+    /// Its 95% interval.
+    pub elo_interval: (f64, f64),
+    /// Standard error of the Elo difference (delta method), for weighting.
+    pub elo_se: f64,
+    /// Deals played.
+    pub deals: u64,
+    /// The rung's agent's mean game points per game.
+    pub points: f64,
+    /// The opponent's mean game points per game.
+    pub opponent_points: f64,
+    /// The rung's agent's mean search iterations per move.
+    pub iterations_per_move: f64,
+}
+
+impl Scored {
+    /// From a match report (A is the rung's agent).
+    pub fn of(report: &MatchReport) -> Scored {
+        let t: &Tally = &report.tally;
+        let (score, se) = (t.mean(), t.std_error());
+        // dElo/dscore = 400 / (ln 10 · s (1 − s)), with s kept off 0 and 1.
+        let s = score.clamp(0.01, 0.99);
+        let elo_se = se * 400.0 / (std::f64::consts::LN_10 * s * (1.0 - s));
+        let (lo, hi) = t.interval();
+        Scored {
+            score,
+            interval: (lo, hi),
+            elo: elo_of(score),
+            elo_interval: (elo_of(lo), elo_of(hi)),
+            elo_se,
+            deals: t.deals,
+            points: report.a.mean_points(),
+            opponent_points: report.b.mean_points(),
+            iterations_per_move: report.a.iterations as f64 / report.a.moves.max(1) as f64,
+        }
+    }
+}
+
+/// One rung's results.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CurvePoint {
+    /// The budget.
+    pub rung: Rung,
+    /// Against the fixed reference.
+    pub vs_reference: Scored,
+    /// Against the same agent at half the budget (when measured).
+    pub vs_half: Option<Scored>,
+}
+
+/// An Elo-per-doubling estimate with its 95% interval.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Gain {
+    /// Elo per doubling of the budget.
+    pub elo_per_doubling: f64,
+    /// Its 95% interval.
+    pub interval: (f64, f64),
+}
+
+/// The whole curve.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Curve {
+    /// Game spec.
+    pub game: String,
+    /// Agent spec (without the rung's budget).
+    pub agent: String,
+    /// Reference spec.
+    pub reference: String,
+    /// Match seed.
+    pub seed: u64,
+    /// The rungs.
+    pub points: Vec<CurvePoint>,
+    /// Slope of Elo against the reference on log₂ budget.
+    pub slope_vs_reference: Option<Gain>,
+    /// Mean gain of the half-budget matches.
+    pub mean_vs_half: Option<Gain>,
+}
+
+/// The agent at one rung: its spec with the rung's budget replacing any it had.
+pub fn at_rung(agent: &Spec, rung: Rung) -> Spec {
+    let mut spec = agent.without(&["iterations", "time_ms"]);
+    let (key, value) = rung.option();
+    spec.set(key, &value);
+    spec
+}
+
+/// Weighted least-squares slope of `y` on `x` (weights 1/se²) with its 95% interval; `None`
+/// with fewer than two distinct points.
+pub fn weighted_slope(points: &[(f64, f64, f64)]) -> Option<Gain> {
+    let w: Vec<f64> = points.iter().map(|p| 1.0 / p.2.max(1e-9).powi(2)).collect();
+    let sw: f64 = w.iter().sum();
+    let mx = points.iter().zip(&w).map(|(p, w)| w * p.0).sum::<f64>() / sw;
+    let my = points.iter().zip(&w).map(|(p, w)| w * p.1).sum::<f64>() / sw;
+    let sxx: f64 = points
+        .iter()
+        .zip(&w)
+        .map(|(p, w)| w * (p.0 - mx).powi(2))
+        .sum();
+    if points.len() < 2 || sxx <= 0.0 {
+        return None;
+    }
+    let sxy: f64 = points
+        .iter()
+        .zip(&w)
+        .map(|(p, w)| w * (p.0 - mx) * (p.1 - my))
+        .sum();
+    let slope = sxy / sxx;
+    let h = Z95 / sxx.sqrt();
+    Some(Gain {
+        elo_per_doubling: slope,
+        interval: (slope - h, slope + h),
+    })
+}
+
+/// Precision-weighted mean of estimates `(value, se)` with its 95% interval.
+pub fn weighted_mean(estimates: &[(f64, f64)]) -> Option<Gain> {
+    if estimates.is_empty() {
+        return None;
+    }
+    let w: Vec<f64> = estimates
+        .iter()
+        .map(|e| 1.0 / e.1.max(1e-9).powi(2))
+        .collect();
+    let sw: f64 = w.iter().sum();
+    let mean = estimates.iter().zip(&w).map(|(e, w)| w * e.0).sum::<f64>() / sw;
+    let h = Z95 / sw.sqrt();
+    Some(Gain {
+        elo_per_doubling: mean,
+        interval: (mean - h, mean + h),
+    })
+}
+
+/// The estimates of the gain per doubling from a curve's points.
+pub fn fit(points: &[CurvePoint]) -> (Option<Gain>, Option<Gain>) {
+    let vs_ref: Vec<(f64, f64, f64)> = points
+        .iter()
+        .map(|p| {
+            let x = (p.rung.amount() as f64).log2();
+            (x, p.vs_reference.elo, p.vs_reference.elo_se)
+        })
+        .collect();
+    let vs_half: Vec<(f64, f64)> = points
+        .iter()
+        .filter_map(|p| p.vs_half.as_ref().map(|h| (h.elo, h.elo_se)))
+        .collect();
+    (weighted_slope(&vs_ref), weighted_mean(&vs_half))
+}
+
+/// Runs the plan; `observer` sees every game of every match, and `progress(rung, label)` is
+/// called as each match starts. Stops early (returning the rungs finished) if the stop signal
+/// is raised.
+pub fn run_curve<G: GameDef>(
+    plan: &CurvePlan,
+    config: &G::Config,
+    observer: &mut dyn MatchObserver,
+    progress: &mut dyn FnMut(usize, &str),
+) -> Result<Curve, String> {
+    let mut points = Vec::new();
+    for (i, &rung) in plan.rungs.iter().enumerate() {
+        let agent = at_rung(&plan.agent, rung);
+        let play = |b: Spec, observer: &mut dyn MatchObserver| {
+            let cfg = MatchConfig {
+                game: plan.game.clone(),
+                a: agent.clone(),
+                b,
+                deals: plan.deals,
+                seed: plan.seed,
+                // The rung's agents carry their own budgets: this one is the reference's.
+                budget: plan.reference_budget.clone(),
+                jobs: plan.jobs,
+                lineup: Lineup::TwoVsTwo,
+                shard: None,
+                sprt: None,
+                stop: plan.stop.clone(),
+            };
+            run_match::<G>(&cfg, config, observer)
+        };
+        progress(i, &format!("{} vs reference", rung.describe()));
+        let vs_reference = play(plan.reference.clone(), observer)?;
+        if vs_reference.interrupted {
+            break;
+        }
+        let vs_half = if plan.against_half {
+            progress(
+                i,
+                &format!("{} vs {}", rung.describe(), rung.half().describe()),
+            );
+            let r = play(at_rung(&plan.agent, rung.half()), observer)?;
+            if r.interrupted {
+                break;
+            }
+            Some(Scored::of(&r))
+        } else {
+            None
+        };
+        points.push(CurvePoint {
+            rung,
+            vs_reference: Scored::of(&vs_reference),
+            vs_half,
+        });
+    }
+    let (slope_vs_reference, mean_vs_half) = fit(&points);
+    Ok(Curve {
+        game: plan.game.to_string(),
+        agent: plan.agent.to_string(),
+        reference: plan.reference.to_string(),
+        seed: plan.seed,
+        points,
+        slope_vs_reference,
+        mean_vs_half,
+    })
+}
+
+/// The curve as a table for people.
+pub fn to_table(curve: &Curve) -> String {
+    let mut out = format!(
+        "{:>10} {:>24} {:>17} {:>26} {:>13} {:>13}\n",
+        "budget",
+        "score vs reference",
+        "Elo vs reference",
+        "score vs half budget",
+        "Elo/doubling",
+        "iter/move"
+    );
+    for p in &curve.points {
+        let r = &p.vs_reference;
+        let half = p.vs_half.as_ref().map_or(String::from("—"), |h| {
+            format!("{:.3} ({:.3}–{:.3})", h.score, h.interval.0, h.interval.1)
+        });
+        let gain = p.vs_half.as_ref().map_or(String::from("—"), |h| {
+            format!("{:+.0} ±{:.0}", h.elo, Z95 * h.elo_se)
+        });
+        out += &format!(
+            "{:>10} {:>24} {:>17} {:>26} {:>13} {:>13.0}\n",
+            p.rung.describe(),
+            format!("{:.3} ({:.3}–{:.3})", r.score, r.interval.0, r.interval.1),
+            format!("{:+.0} ±{:.0}", r.elo, Z95 * r.elo_se),
+            half,
+            gain,
+            r.iterations_per_move
+        );
+    }
+    let gain = |g: &Option<Gain>| {
+        g.map_or("not enough points".to_string(), |g| {
+            format!(
+                "{:+.1} Elo per doubling (95% CI {:+.1} … {:+.1})",
+                g.elo_per_doubling, g.interval.0, g.interval.1
+            )
+        })
+    };
+    out += &format!(
+        "fit over all points: vs reference {}; vs half budget {}\n",
+        gain(&curve.slope_vs_reference),
+        gain(&curve.mean_vs_half)
+    );
+    out
+}
+
+/// The points as CSV with a header line.
+pub fn to_csv(curve: &Curve) -> String {
+    let mut out = String::from(
+        "budget,kind,score_vs_reference,lo,hi,elo_vs_reference,elo_se,score_vs_half,half_lo,half_hi,elo_vs_half,half_elo_se,iterations_per_move,points,reference_points,deals\n",
+    );
+    for p in &curve.points {
+        let r = &p.vs_reference;
+        let kind = match p.rung {
+            Rung::Iterations(_) => "iterations",
+            Rung::Millis(_) => "ms",
+        };
+        let half = p.vs_half.as_ref().map_or(",,,,".to_string(), |h| {
+            format!(
+                "{:.4},{:.4},{:.4},{:.2},{:.2}",
+                h.score, h.interval.0, h.interval.1, h.elo, h.elo_se
+            )
+        });
+        out += &format!(
+            "{},{kind},{:.4},{:.4},{:.4},{:.2},{:.2},{half},{:.1},{:.3},{:.3},{}\n",
+            p.rung.amount(),
+            r.score,
+            r.interval.0,
+            r.interval.1,
+            r.elo,
+            r.elo_se,
+            r.iterations_per_move,
+            r.points,
+            r.opponent_points,
+            r.deals
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_slope_recovers_a_known_line_and_its_uncertainty() {
+        // Elo = 30·log2(b) − 200 exactly, equal errors of 10: slope 30, interval from the
+        // textbook formula se = σ / sqrt(Σ(x − x̄)²) = 10 / sqrt(10) over x = 0..4.
+        let pts: Vec<(f64, f64, f64)> = (0..5)
+            .map(|x| (x as f64, 30.0 * x as f64 - 200.0, 10.0))
+            .collect();
+        let g = weighted_slope(&pts).unwrap();
+        assert!((g.elo_per_doubling - 30.0).abs() < 1e-9);
+        let h = Z95 * 10.0 / 10f64.sqrt();
+        assert!((g.interval.1 - g.elo_per_doubling - h).abs() < 1e-9);
+        // Precise points pull harder than imprecise ones.
+        let g = weighted_slope(&[(0.0, 0.0, 1.0), (1.0, 10.0, 1.0), (2.0, 100.0, 1000.0)]).unwrap();
+        assert!((g.elo_per_doubling - 10.0).abs() < 0.1, "{g:?}");
+        assert!(weighted_slope(&[(1.0, 5.0, 1.0)]).is_none());
+    }
+
+    #[test]
+    fn the_mean_of_doublings_is_precision_weighted() {
+        let g = weighted_mean(&[(10.0, 1.0), (30.0, 1.0)]).unwrap();
+        assert!((g.elo_per_doubling - 20.0).abs() < 1e-9);
+        let h = Z95 / 2f64.sqrt();
+        assert!((g.interval.0 - (20.0 - h)).abs() < 1e-9);
+        let g = weighted_mean(&[(10.0, 1.0), (30.0, 100.0)]).unwrap();
+        assert!((g.elo_per_doubling - 10.0).abs() < 0.01);
+    }
+
+    #[test]
+    fn a_rung_replaces_the_agents_own_budget() {
+        let agent: Spec = "ismcts:c=0.5,iterations=7,time_ms=3".parse().unwrap();
+        let s = at_rung(&agent, Rung::Iterations(4000));
+        assert_eq!(s.to_string(), "ismcts:c=0.5,iterations=4000");
+        assert_eq!(Rung::Millis(5).half(), Rung::Millis(2));
+        assert_eq!(Rung::Iterations(1).half(), Rung::Iterations(1));
+    }
+}
