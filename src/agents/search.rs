@@ -56,12 +56,6 @@ impl<G: HiddenInfo> SearchAgent<G> {
             Algorithm::Uct => UCT_INFO.name,
             Algorithm::Pimc { .. } => PIMC_INFO.name,
         };
-        if !<G::Moves as MoveSet<G::Move>>::BIT_INDEXED {
-            return Err(SpecError(format!(
-                "{name}: this game has more than 64 distinct moves, which the search tree's \
-                 child masks cannot index; its turn planners (osla, turn-mcts, oe, ntboe) play it"
-            )));
-        }
         let err = |msg: String| SpecError(format!("{name}: {msg}"));
         let endgame = config.endgame;
         let mut solver = None;

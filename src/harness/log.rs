@@ -724,7 +724,7 @@ fn export_tree<G: GameDef>(
     availability: bool,
 ) -> Option<TreeExport> {
     use crate::search::{NodeId, Tree};
-    fn node<M: Copy + fmt::Display>(
+    fn node<M: crate::game::TreeMove + fmt::Display>(
         tree: &Tree<M>,
         id: NodeId,
         parent: Option<NodeId>,

@@ -1,6 +1,6 @@
 //! The [`Searcher`]: arenas, threads and the parallel mode, reused from one decision to the next.
 
-use crate::game::{Game, Rng};
+use crate::game::{Game, Rng, TreeMove};
 
 use super::arena_size;
 use super::budget::{Budget, BudgetClock};
@@ -75,13 +75,13 @@ pub enum SearchError {
 ///
 /// Parallel searches run on the calling thread and a private rayon pool of the other threads,
 /// started once (see `parallel::Crew`).
-pub struct Searcher<M> {
+pub struct Searcher<M: TreeMove> {
     config: SearchConfig,
     trees: Vec<Tree<M>>,
     crew: Option<Crew>,
 }
 
-impl<M> std::fmt::Debug for Searcher<M> {
+impl<M: TreeMove> std::fmt::Debug for Searcher<M> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Searcher")
             .field("config", &self.config)
@@ -90,7 +90,7 @@ impl<M> std::fmt::Debug for Searcher<M> {
     }
 }
 
-impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
+impl<M: TreeMove + Eq + Send + Sync + 'static> Searcher<M> {
     /// Reserves small arenas (one per thread in root mode, else one; each search grows them to
     /// what its budget can use, see [`super::arena_size`]) and starts the threads.
     pub fn new(config: SearchConfig) -> Result<Searcher<M>, SearchError> {
@@ -261,7 +261,7 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
 }
 
 /// Root children of every root of every tree, merged by move.
-fn root_stats<M: Copy + Eq>(trees: &[Tree<M>], availability: bool) -> Vec<ChildStat<M>> {
+fn root_stats<M: TreeMove + Eq>(trees: &[Tree<M>], availability: bool) -> Vec<ChildStat<M>> {
     // One allocation, sized for the worst case of no move in common between roots.
     let children: usize = trees
         .iter()

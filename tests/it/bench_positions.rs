@@ -28,7 +28,9 @@ impl GameVisitor for Check {
 
 #[test]
 fn every_bench_position_is_a_decision_of_its_game_at_its_stage() {
-    let lines = include_str!("../benches/positions.jsonl").lines().count();
+    let lines = include_str!("../../benches/positions.jsonl")
+        .lines()
+        .count();
     let mut checked = 0;
     for info in games::all() {
         let mine = bench_positions(info.name);
