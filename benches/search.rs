@@ -1,52 +1,42 @@
-//! Search throughput: iterations per second of 10,000-iteration searches from each game's first
-//! decision with a choice, for every algorithm, and SO-ISMCTS in every parallel mode × {1, 2, 4} threads.
+//! Search throughput: iterations per second of 10,000-iteration searches at every bench position
+//! of each game (`benches/positions.jsonl`: the opening, after 3 and 6 tricks and two tricks from
+//! the end, for a few deals), for every algorithm, and SO-ISMCTS in every parallel mode on 1 and
+//! 2 threads.
 //!
-//! On Pentago-Swap the strong player's time includes its root proofs (cheap on the empty board:
-//! nobody has four stones, so nothing can be proven).
-//!
-//! Games are taken by name from the registry (`games::all`) and built through
-//! `games::dispatch`, so a newly registered game appears here by itself. Filter with criterion's
-//! name filter, e.g. `cargo bench --bench search -- 'sueca/ismcts$'`.
+//! Each (game, agent) is a criterion group `search/<game>/<agent>` with one benchmark per
+//! position; `python3 scripts/criterion_medians.py` prints the median over positions of each
+//! group (and compares saved baselines; `scripts/ab_criterion.sh` runs this bench on two git
+//! revisions). Games are taken by name from the registry (`games::all`); a game appears here
+//! once `scripts/make_positions.py` has positions for it. Filter with criterion's name filter,
+//! e.g. `cargo bench --bench search -- 'search/sueca/ismcts/'`.
 
 mod common;
+#[path = "common/positions.rs"]
+mod positions;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 use cardsearch::agents;
 use cardsearch::game::rng_from_seed;
-use cardsearch::games::{self, GameDef, GameVisitor, Pentago};
-use cardsearch::harness::scaling::first_choice_position;
+use cardsearch::games::{self, GameDef, GameVisitor};
 use cardsearch::{Budget, Spec, View};
+
+use positions::bench_positions;
 
 /// Iterations per search.
 const ITERATIONS: u64 = 10_000;
 
-/// Where `pentago-student` is timed: its opening covers the first two plies.
-const STUDENT_POSITION: &str = "....../.W..../....../....B./....../...... W";
-
-/// The agents: each algorithm sequentially, then SO-ISMCTS in every parallel mode (on
-/// Pentago-Swap, where nothing is hidden, all of them run as UCT), then a game's own agents.
-fn specs(game: &str) -> Vec<String> {
+/// The agents: each algorithm sequentially, then SO-ISMCTS in every parallel mode.
+fn specs() -> Vec<String> {
     let mut out = vec!["ismcts".to_string(), "pimc".to_string(), "uct".to_string()];
     for mode in ["root", "tree", "tree-locked", "leaf"] {
-        for threads in [1, 2, 4] {
+        for threads in [1, 2] {
             out.push(format!("ismcts:parallel={mode},threads={threads}"));
         }
     }
     // Virtual loss off, against the default of 1 above.
     for mode in ["tree", "tree-locked"] {
         out.push(format!("ismcts:parallel={mode},threads=2,virtual_loss=0"));
-    }
-    if game == Pentago::NAME {
-        out.push(format!("pentago-student:iterations={ITERATIONS}"));
-        for mode in ["sequential", "tree"] {
-            for threads in [1, 2] {
-                if mode == "sequential" && threads > 1 {
-                    continue;
-                }
-                out.push(format!("pentago-strong:parallel={mode},threads={threads}"));
-            }
-        }
     }
     out
 }
@@ -60,35 +50,36 @@ impl GameVisitor for Bench<'_> {
     type Output = ();
 
     fn visit<G: GameDef>(self, config: G::Config) {
-        let state: G = first_choice_position(&config);
-        let mut group = self.c.benchmark_group(format!("search/{}", self.game));
-        group.throughput(Throughput::Elements(ITERATIONS));
-        group.sample_size(10);
-        for spec in specs(G::NAME) {
+        let positions: Vec<(String, G)> = bench_positions(self.game)
+            .iter()
+            .map(|p| (p.id().to_string(), p.state(&config).unwrap()))
+            .collect();
+        for spec in specs() {
             let parsed: Spec = spec.parse().unwrap();
             let mut agent = agents::build::<G>(&parsed).unwrap();
-            let mut rng = rng_from_seed(7);
-            // The student plays a fixed opening on the empty board without searching: it is
-            // timed two plies later.
-            let state = if parsed.name == "pentago-student" {
-                G::from_deal(&config, STUDENT_POSITION).expect("a Pentago-Swap position")
-            } else {
-                state.clone()
-            };
-            let seat = state.current_seat();
-            group.bench_function(&spec, |b| {
-                b.iter(|| {
-                    agent
-                        .choose(
-                            View::new(&state, seat),
+            let mut group = self
+                .c
+                .benchmark_group(format!("search/{}/{spec}", self.game));
+            group.throughput(Throughput::Elements(ITERATIONS));
+            group.sample_size(10);
+            for (id, state) in &positions {
+                let mut rng = rng_from_seed(7);
+                let seat = state.current_seat();
+                // The decision is returned as it is (bare, or in a `Result` since agents report
+                // errors), so this file builds on either side of that change (see
+                // scripts/ab_criterion.sh); the positions are checked by tests/bench_positions.
+                group.bench_function(id, |b| {
+                    b.iter(|| {
+                        agent.choose(
+                            View::new(state, seat),
                             Budget::iterations(ITERATIONS),
                             &mut rng,
                         )
-                        .expect("a legal position")
-                })
-            });
+                    })
+                });
+            }
+            group.finish();
         }
-        group.finish();
     }
 }
 

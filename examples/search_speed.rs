@@ -7,11 +7,13 @@
 //! cargo run --release --example search_speed -- ratio [GAME…] [--agent SPEC] [--modes M,…] [--rounds N] [--runs R]
 //! ```
 //!
-//! `speed` reports iterations per second of fixed-iteration searches from each game's first
-//! decision with a choice: the median over runs by wall time, and the total over runs by the
-//! process's CPU time (Linux), which stays meaningful on a loaded machine for one-thread
-//! searches. `overshoot` runs fixed-time searches and reports how long after the budget the move
-//! came back: median, 99th percentile and maximum. `latency` prints the one-way core-to-core
+//! Every mode searches the game's bench positions (`benches/positions.jsonl`: opening, after 3
+//! and 6 tricks, two tricks from the end, for a few deals; a game without any searches its first
+//! decision with a choice). `speed` reports iterations per second of fixed-iteration searches:
+//! the median over positions of each position's median over runs by wall time, the total over
+//! all runs by the process's CPU time (Linux), which stays meaningful on a loaded machine for
+//! one-thread searches, and the arena slots used per iteration. `overshoot` runs fixed-time searches and reports how long after the budget the move
+//! came back: median, 99th percentile and maximum over all positions and runs. `latency` prints the one-way core-to-core
 //! hand-off time (`cardsearch::harness::machine`), which bounds what shared-tree modes gain from
 //! a second thread; `speed` prints it too, before its runs. `ratio` measures 2-thread / 1-thread
 //! iterations per second of every parallel mode in rounds, each round with the machine's state
@@ -24,6 +26,10 @@ use cardsearch::game::rng_from_seed;
 use cardsearch::games::{self, GameDef, GameVisitor};
 use cardsearch::harness::scaling::first_choice_position;
 use cardsearch::{Budget, Spec, View};
+
+#[path = "../benches/common/positions.rs"]
+mod positions;
+use positions::bench_positions;
 
 struct Run<'a> {
     agents: &'a [String],
@@ -55,8 +61,15 @@ impl GameVisitor for Run<'_> {
 
     fn visit<G: GameDef>(self, config: G::Config) -> Vec<f64> {
         let mut medians = Vec::with_capacity(self.agents.len());
-        let state: G = first_choice_position(&config);
-        let seat = state.current_seat();
+        let positions: Vec<G> = bench_positions(G::NAME)
+            .iter()
+            .map(|p| p.state(&config).unwrap())
+            .collect();
+        let positions = if positions.is_empty() {
+            vec![first_choice_position(&config)]
+        } else {
+            positions
+        };
         for spec in self.agents {
             let mut agent = match agents::build::<G>(&spec.parse::<Spec>().unwrap()) {
                 Ok(a) => a,
@@ -65,47 +78,73 @@ impl GameVisitor for Run<'_> {
                     std::process::exit(2);
                 }
             };
-            let mut samples = Vec::with_capacity(self.runs);
+            // Per position: a sample per run (iterations/s, or overshoot µs); arena slots used.
+            let mut samples = vec![Vec::with_capacity(self.runs); positions.len()];
+            let mut slots = vec![0.0; positions.len()];
             let mut iterations = 0;
             let cpu_start = cpu_seconds();
             for r in 0..self.runs {
-                let mut rng = rng_from_seed(r as u64);
-                let start = Instant::now();
-                let d = agent
-                    .choose(View::new(&state, seat), self.budget.clone(), &mut rng)
-                    .expect("a legal position");
-                let wall = start.elapsed();
-                iterations += d.iterations;
-                samples.push(if self.overshoot {
-                    let budget = self.budget.time.unwrap_or(Duration::ZERO);
-                    (wall.as_secs_f64() - budget.as_secs_f64()) * 1e6
-                } else {
-                    d.iterations as f64 / wall.as_secs_f64()
-                });
+                for (i, state) in positions.iter().enumerate() {
+                    let mut rng = rng_from_seed(r as u64);
+                    let view = View::new(state, state.current_seat());
+                    let start = Instant::now();
+                    let d = agent
+                        .choose(view, self.budget.clone(), &mut rng)
+                        .expect("a legal position");
+                    let wall = start.elapsed();
+                    iterations += d.iterations;
+                    samples[i].push(if self.overshoot {
+                        let budget = self.budget.time.unwrap_or(Duration::ZERO);
+                        (wall.as_secs_f64() - budget.as_secs_f64()) * 1e6
+                    } else {
+                        d.iterations as f64 / wall.as_secs_f64()
+                    });
+                    let used: u64 = agent
+                        .search_trees()
+                        .map_or(0, |trees| trees.iter().map(|t| t.len() as u64).sum());
+                    slots[i] = used as f64 / d.iterations.max(1) as f64;
+                }
             }
             let cpu = cpu_start.zip(cpu_seconds()).map(|(a, b)| b - a);
-            samples.sort_by(|a, b| a.partial_cmp(b).unwrap());
-            medians.push(percentile(&samples, 0.5));
             let name = G::NAME;
-            if self.quiet {
-            } else if self.overshoot {
-                println!(
-                    "{name:8} {spec:40} overshoot µs: median {:8.1}  p99 {:8.1}  max {:8.1}  ({} it/move)",
-                    percentile(&samples, 0.5),
-                    percentile(&samples, 0.99),
-                    samples[samples.len() - 1],
-                    iterations / self.runs as u64
-                );
-            } else {
+            let n = positions.len();
+            if self.overshoot {
+                let mut all: Vec<f64> = samples.concat();
+                all.sort_by(|a, b| a.partial_cmp(b).unwrap());
+                medians.push(percentile(&all, 0.5));
+                if !self.quiet {
+                    println!(
+                        "{name:8} {spec:40} overshoot µs: median {:8.1}  p99 {:8.1}  max {:8.1}  ({} it/move, {n} positions)",
+                        percentile(&all, 0.5),
+                        percentile(&all, 0.99),
+                        all[all.len() - 1],
+                        iterations / (self.runs * n) as u64
+                    );
+                }
+                continue;
+            }
+            // Each position's median over runs, then the median over positions.
+            let mut per_position: Vec<f64> = samples
+                .iter_mut()
+                .map(|s| {
+                    s.sort_by(|a, b| a.partial_cmp(b).unwrap());
+                    percentile(s, 0.5)
+                })
+                .collect();
+            per_position.sort_by(|a, b| a.partial_cmp(b).unwrap());
+            slots.sort_by(|a, b| a.partial_cmp(b).unwrap());
+            let median = percentile(&per_position, 0.5);
+            medians.push(median);
+            if !self.quiet {
                 let per_cpu = cpu.map_or("n/a".to_string(), |c| {
                     format!("{:.0}", iterations as f64 / c)
                 });
                 println!(
-                    "{name:8} {spec:40} {:10.0} it/s wall (median of {}; min {:.0}, max {:.0}), {per_cpu} it/CPU-s",
-                    percentile(&samples, 0.5),
+                    "{name:8} {spec:40} {median:10.0} it/s wall (median over {n} positions of the median of {} runs; positions {:.0} to {:.0}), {per_cpu} it/CPU-s, {:.1} slots/it",
                     self.runs,
-                    samples[0],
-                    samples[samples.len() - 1]
+                    per_position[0],
+                    per_position[n - 1],
+                    percentile(&slots, 0.5),
                 );
             }
         }
@@ -122,7 +161,7 @@ fn main() {
     }
     let overshoot = mode == "overshoot";
     let (mut game_names, mut agent_specs) = (Vec::new(), Vec::new());
-    let (mut iterations, mut ms, mut runs) = (10_000u64, 10u64, if overshoot { 200 } else { 20 });
+    let (mut iterations, mut ms, mut runs) = (10_000u64, 10u64, if overshoot { 25 } else { 10 });
     let mut rounds = 10usize;
     let mut modes = "root,tree,tree-locked,leaf".to_string();
     while let Some(a) = args.next() {

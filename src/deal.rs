@@ -437,6 +437,122 @@ impl ConstrainedDeal {
     }
 }
 
+impl ConstrainedDeal {
+    /// Calls `f` with every consistent split exactly once (entry `i` is holder `i`'s cards), in
+    /// a fixed order that depends only on the constraints: `count()` calls in all. The exact
+    /// alternative to sampling when the splits are few (the hybrid endgame solver solves every
+    /// one of them).
+    ///
+    /// The walk follows the groups of interchangeable cards as sampling does: for each group,
+    /// each composition that fits the room left and still has completions (the counting table
+    /// says so, so no branch ends in a dead end), then each way to choose the group's cards for
+    /// that composition. It allocates nothing.
+    pub fn for_each_deal(&self, mut f: impl FnMut(&[CardSet; MAX_HOLDERS])) {
+        if self.num_groups == 0 {
+            f(&self.fixed);
+            return;
+        }
+        let mut out = self.fixed;
+        self.deal_groups_from(
+            0,
+            self.start_room,
+            self.start_index as usize,
+            &mut out,
+            &mut f,
+        );
+    }
+
+    /// Enumerates the splits of groups `g..` into `room` (dense table index `index`) on top of
+    /// `out`.
+    fn deal_groups_from(
+        &self,
+        g: usize,
+        room: Packed,
+        index: usize,
+        out: &mut [CardSet; MAX_HOLDERS],
+        f: &mut dyn FnMut(&[CardSet; MAX_HOLDERS]),
+    ) {
+        let group = self.groups[g];
+        if g + 1 == self.num_groups {
+            // The last group takes whatever room is left (the tables only lead here when its
+            // holders are exactly the ones with room).
+            split_group(group, room, out, &mut |o| f(o));
+            return;
+        }
+        let len = self.table_len;
+        let next = &self.counts[(g + 1) * len..(g + 2) * len];
+        for c in &self.comps[group.first as usize..group.end as usize] {
+            if !fits(c.take, room) || next[index - c.offset as usize] == 0 {
+                continue;
+            }
+            let (room, index) = (room - c.take, index - c.offset as usize);
+            split_group(group, c.take, out, &mut |o| {
+                self.deal_groups_from(g + 1, room, index, o, f)
+            });
+        }
+    }
+}
+
+/// Calls `f` with `out` plus every way to give `take[h]` of the group's cards to each of its
+/// holders `h` (those cards are added to `out[h]` during the call and removed after it).
+fn split_group(
+    group: Group,
+    take: Packed,
+    out: &mut [CardSet; MAX_HOLDERS],
+    f: &mut dyn FnMut(&mut [CardSet; MAX_HOLDERS]),
+) {
+    fn give(
+        members: &[u8],
+        left: CardSet,
+        take: Packed,
+        out: &mut [CardSet; MAX_HOLDERS],
+        f: &mut dyn FnMut(&mut [CardSet; MAX_HOLDERS]),
+    ) {
+        let Some((&h, rest)) = members.split_first() else {
+            f(out);
+            return;
+        };
+        let k = (take >> (8 * h as u32) & 0xff) as usize;
+        if rest.is_empty() {
+            // The last holder takes what is left, which is exactly its share.
+            debug_assert_eq!(left.len(), k);
+            out[h as usize] |= left;
+            f(out);
+            out[h as usize] -= left;
+            return;
+        }
+        for_each_subset(left, k, &mut |part| {
+            out[h as usize] |= part;
+            give(rest, left - part, take, out, f);
+            out[h as usize] -= part;
+        });
+    }
+    give(
+        &group.members[..group.num_members as usize],
+        group.cards,
+        take,
+        out,
+        f,
+    );
+}
+
+/// Calls `f` with every `k`-card subset of `set`, in a fixed order.
+fn for_each_subset(set: CardSet, k: usize, f: &mut dyn FnMut(CardSet)) {
+    if k == 0 {
+        f(CardSet::EMPTY);
+        return;
+    }
+    if set.len() < k {
+        return;
+    }
+    let mut rest = set;
+    while rest.len() >= k {
+        let card = rest.lowest();
+        rest.remove(card);
+        for_each_subset(rest, k - 1, &mut |s| f(s.with(card)));
+    }
+}
+
 /// "holder 1" or "holders 0, 2".
 fn holder_names(mask: usize) -> String {
     let mut s = String::from(if mask.count_ones() == 1 {
@@ -651,6 +767,90 @@ fn below(rng: &mut Rng, n: u128) -> u128 {
 mod tests {
     use super::*;
     use crate::game::rng_from_seed;
+
+    /// Every split of `unknown` among `holders`, by brute force: each card to each holder that
+    /// may take it, keeping the splits with the right sizes.
+    fn brute_force(unknown: CardSet, holders: &[Holder]) -> Vec<[CardSet; MAX_HOLDERS]> {
+        fn go(
+            cards: &[crate::cards::Card],
+            holders: &[Holder],
+            out: &mut [CardSet; MAX_HOLDERS],
+            all: &mut Vec<[CardSet; MAX_HOLDERS]>,
+        ) {
+            let Some((&c, rest)) = cards.split_first() else {
+                if holders
+                    .iter()
+                    .enumerate()
+                    .all(|(h, x)| out[h].len() == x.size)
+                {
+                    all.push(*out);
+                }
+                return;
+            };
+            for (h, x) in holders.iter().enumerate() {
+                if x.allowed.contains(c) && out[h].len() < x.size {
+                    out[h].insert(c);
+                    go(rest, holders, out, all);
+                    out[h].remove(c);
+                }
+            }
+        }
+        let cards: Vec<_> = unknown.iter().collect();
+        let mut all = Vec::new();
+        go(
+            &cards,
+            holders,
+            &mut [CardSet::EMPTY; MAX_HOLDERS],
+            &mut all,
+        );
+        all
+    }
+
+    #[test]
+    fn enumeration_visits_every_consistent_split_once() {
+        // Random small problems with random voids (some with several groups, some with forced
+        // cards, some with one group): the enumeration must be exactly the brute-force set,
+        // without repeats, and as long as `count()`.
+        let mut rng = rng_from_seed(21);
+        let mut checked = 0;
+        while checked < 300 {
+            let n_holders = 2 + crate::cards::random_below(&mut rng, 3) as usize;
+            let n_cards = 3 + crate::cards::random_below(&mut rng, 8) as usize;
+            let unknown = CardSet::FULL.random_subset(n_cards, &mut rng);
+            let mut sizes = vec![0usize; n_holders];
+            for _ in 0..n_cards {
+                sizes[crate::cards::random_below(&mut rng, n_holders as u32) as usize] += 1;
+            }
+            let holders: Vec<Holder> = sizes
+                .iter()
+                .map(|&size| {
+                    let mut allowed = CardSet::FULL;
+                    for suit in crate::cards::Suit::ALL {
+                        if crate::cards::random_below(&mut rng, 4) == 0 {
+                            allowed -= CardSet::suit(suit);
+                        }
+                    }
+                    Holder { size, allowed }
+                })
+                .collect();
+            let Ok(deal) = ConstrainedDeal::new(unknown, &holders) else {
+                continue;
+            };
+            let mut seen = Vec::new();
+            deal.for_each_deal(|split| seen.push(*split));
+            assert_eq!(seen.len() as u128, deal.count());
+            let mut expected = brute_force(unknown, &holders);
+            expected.sort();
+            let mut sorted = seen.clone();
+            sorted.sort();
+            assert_eq!(sorted, expected, "{unknown} {holders:?}");
+            // The order is fixed: a second walk gives the same sequence.
+            let mut again = Vec::new();
+            deal.for_each_deal(|split| again.push(*split));
+            assert_eq!(again, seen);
+            checked += 1;
+        }
+    }
 
     #[test]
     fn fits_is_a_per_holder_comparison() {

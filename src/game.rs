@@ -10,10 +10,12 @@
 use std::fmt::{Debug, Display};
 use std::hash::Hash;
 
+use std::marker::PhantomData;
+
 use rand::Rng as _;
-use smallvec::SmallVec;
 
 use crate::cards::{Card, CardSet};
+use crate::mask::MoveMask;
 
 /// The random generator used everywhere: fast, seedable, reproducible across platforms.
 pub type Rng = rand_xoshiro::Xoshiro256PlusPlus;
@@ -24,11 +26,23 @@ pub type Seat = usize;
 /// The largest number of seats any game has.
 pub const MAX_SEATS: usize = 4;
 
-/// A set of legal moves.
+/// A move with a bit of its own in its game's [`MoveMask`]s: search trees keep a node's
+/// children by these bits, so "untried legal moves" is one AND-NOT.
+pub trait TreeMove: Copy {
+    /// The mask type of the game's move sets: `u64` for games with at most 64 distinct moves,
+    /// [`crate::mask::Wide`] for up to 256.
+    type Mask: MoveMask;
+    /// The move's bit, below `Mask::BITS`, distinct for distinct moves.
+    fn bit(self) -> u32;
+    /// The move whose bit is `bit`.
+    fn from_bit(bit: u32) -> Self;
+}
+
+/// A set of legal moves: a [`MoveMask`] underneath (64 bits in card games).
 ///
-/// Card games use [`CardSet`]; games with structured moves use a [`SmallVec`] (no heap for the
-/// usual sizes) or their own bit set.
-pub trait MoveSet<M: Copy>: Clone + Send {
+/// Card games use [`CardSet`]; games with other moves use [`MoveBits`] or their own bit set.
+/// Search trees keep each node's children by move bit ([`MoveSet::bits`]).
+pub trait MoveSet<M: TreeMove>: Clone + Send {
     /// Number of moves.
     fn len(&self) -> usize;
     /// True when there is no move.
@@ -45,6 +59,13 @@ pub trait MoveSet<M: Copy>: Clone + Send {
     }
     /// Calls `f` for each move in order.
     fn for_each(&self, f: impl FnMut(M));
+    /// The set as a mask, bit [`TreeMove::bit`] per move.
+    fn bits(&self) -> M::Mask;
+    /// The move whose bit is `bit`.
+    #[inline]
+    fn move_of_bit(bit: u32) -> M {
+        M::from_bit(bit)
+    }
     /// The moves as a vector (for reports and tests, not for hot loops).
     fn to_vec(&self) -> Vec<M> {
         let mut v = Vec::with_capacity(self.len());
@@ -74,28 +95,93 @@ impl MoveSet<Card> for CardSet {
     fn for_each(&self, f: impl FnMut(Card)) {
         self.iter().for_each(f)
     }
+    #[inline]
+    fn bits(&self) -> u64 {
+        self.0
+    }
 }
 
-impl<M, A> MoveSet<M> for SmallVec<A>
-where
-    M: Copy + PartialEq + Send,
-    A: smallvec::Array<Item = M> + Send,
-{
+impl TreeMove for Card {
+    type Mask = u64;
+    #[inline]
+    fn bit(self) -> u32 {
+        self.index() as u32
+    }
+    #[inline]
+    fn from_bit(bit: u32) -> Card {
+        CardSet(1 << bit).lowest()
+    }
+}
+
+/// A move with a small index, so that sets of them can be [`MoveBits`].
+pub trait IndexedMove: Copy {
+    /// The move's index: below 64, distinct for distinct moves.
+    fn index(self) -> u32;
+    /// The move whose [`IndexedMove::index`] is `index`.
+    fn from_index(index: u32) -> Self;
+}
+
+/// A set of [`IndexedMove`]s as one 64-bit mask, in index order: the move set of games whose
+/// moves are not cards.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct MoveBits<M>(u64, PhantomData<M>);
+
+impl<M: IndexedMove> MoveBits<M> {
+    /// The set of `moves`.
+    pub fn of(moves: &[M]) -> MoveBits<M> {
+        MoveBits(moves.iter().fold(0, |b, m| b | 1 << m.index()), PhantomData)
+    }
+}
+
+impl<M: IndexedMove + Debug> Debug for MoveBits<M> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut list = f.debug_list();
+        let mut bits = self.0;
+        while bits != 0 {
+            list.entry(&M::from_index(bits.trailing_zeros()));
+            bits &= bits - 1;
+        }
+        list.finish()
+    }
+}
+
+impl<M: IndexedMove + Send> MoveSet<M> for MoveBits<M> {
     #[inline]
     fn len(&self) -> usize {
-        SmallVec::len(self)
+        self.0.count_ones() as usize
     }
     #[inline]
     fn contains(&self, mv: M) -> bool {
-        self.as_slice().contains(&mv)
+        self.0 >> mv.index() & 1 != 0
     }
     #[inline]
     fn nth(&self, k: usize) -> M {
-        self[k]
+        // CardSet's select works on the raw bits.
+        M::from_index(CardSet(self.0).nth(k).index() as u32)
     }
     #[inline]
-    fn for_each(&self, f: impl FnMut(M)) {
-        self.iter().copied().for_each(f)
+    fn for_each(&self, mut f: impl FnMut(M)) {
+        let mut bits = self.0;
+        while bits != 0 {
+            f(M::from_index(bits.trailing_zeros()));
+            bits &= bits - 1;
+        }
+    }
+    #[inline]
+    fn bits(&self) -> u64 {
+        self.0
+    }
+}
+
+impl<M: IndexedMove> TreeMove for M {
+    type Mask = u64;
+    #[inline]
+    fn bit(self) -> u32 {
+        self.index()
+    }
+    #[inline]
+    fn from_bit(bit: u32) -> M {
+        M::from_index(bit)
     }
 }
 
@@ -176,7 +262,7 @@ impl Draws {
 
     /// A uniformly random member of a non-empty move set.
     #[inline]
-    pub fn pick<M: Copy, S: MoveSet<M>>(&mut self, rng: &mut Rng, moves: &S) -> M {
+    pub fn pick<M: TreeMove, S: MoveSet<M>>(&mut self, rng: &mut Rng, moves: &S) -> M {
         moves.nth(self.below(rng, moves.len() as u32) as usize)
     }
 }
@@ -269,7 +355,7 @@ pub fn playout_by_moves<G: Game>(state: &mut G, rng: &mut Rng) {
 /// A game state. Cheap to clone (no heap in card games), safe to share between threads.
 pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// One move (one action in multi-action games).
-    type Move: Copy + Eq + Hash + Debug + Display + Send + Sync + 'static;
+    type Move: TreeMove + Eq + Hash + Debug + Display + Send + Sync + 'static;
     /// The set type of legal moves.
     type Moves: MoveSet<Self::Move>;
 
@@ -303,6 +389,21 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn match_units(&self, _seat: Seat) -> Option<f64> {
         None
     }
+    /// How well `seat` is doing now, for agents that judge positions without playing them out
+    /// (the turn planners): by default its points minus the best points of another team, the
+    /// NTBOE paper's score difference. Games in which points count against a seat override it.
+    fn heuristic(&self, seat: Seat) -> f64 {
+        let team = self.team(seat);
+        let best_other = (0..self.num_seats())
+            .filter(|&s| self.team(s) != team)
+            .map(|s| self.score(s))
+            .fold(f64::NEG_INFINITY, f64::max);
+        if best_other.is_finite() {
+            self.score(seat) - best_other
+        } else {
+            self.score(seat)
+        }
+    }
     /// Plays uniformly random legal moves until the game ends: the rollout of every search
     /// iteration. The default is [`playout_by_moves`]; games override it with a tighter loop that
     /// must play the moves that one (or [`playout_by_moves_restarting`]) plays for the same
@@ -329,6 +430,11 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// was made, so information-set search does not branch on it for that seat.
     fn next_move_seen_by(&self, _seat: Seat) -> bool {
         true
+    }
+    /// The exact solver of this game's perfect-information positions
+    /// ([`crate::solver`]), if it has one; `None` (the default) for games without.
+    fn exact() -> Option<&'static dyn crate::solver::Endgame<Self>> {
+        None
     }
     /// The position drawn for people (a board game's grid), shown by replays and the engine's
     /// `state`; `None` for games whose deal notation already reads well.
@@ -360,6 +466,12 @@ pub trait DealSampler<G>: Clone + Send + Sync {
     /// How many full states are consistent (saturating at `u128::MAX`): 1 when the information
     /// set determines the state, as in every game once all cards are played.
     fn count(&self) -> u128;
+    /// Calls `f` with every state [`sample`](Self::sample) can draw, once each, in a fixed
+    /// order, and returns true; returns false without calling `f` if the sampler cannot list
+    /// them (the default). Meant for small counts: the hybrid endgame solves every deal.
+    fn for_each_state(&self, _f: &mut dyn FnMut(G)) -> bool {
+        false
+    }
 }
 
 /// One seat's information set: everything that seat knows about the game in progress, built
@@ -430,6 +542,18 @@ pub trait HiddenInfo: Game {
         self.info_set(observer).sampler()
     }
 
+    /// Every move that can be legal for the seat to move in any state that `observer` cannot
+    /// tell apart from this one by the public moves that led here and its own knowledge when
+    /// its search began: a superset of [`Game::legal_moves`] that is the same in every
+    /// determinization an ISMCTS walk brings to this point.
+    ///
+    /// A search tree sizes each node's children block by it (one slot per move), so tighter is
+    /// smaller; a move missing from it would never be searched (debug builds assert that it is
+    /// not). Only what `observer` knows may decide it: in trick games, its own hand when it is
+    /// to move, otherwise the cards not yet played and not in its hand, less the cards the
+    /// mover has proven it does not hold (a suit it failed to follow, say).
+    fn possible_moves(&self, observer: Seat) -> Self::Moves;
+
     /// One determinization: a uniformly random state consistent with what `observer` knows.
     fn determinize(&self, observer: Seat, rng: &mut Rng) -> Result<Self, DealError> {
         Ok(self.deal_sampler(observer)?.sample(rng))
@@ -438,6 +562,25 @@ pub trait HiddenInfo: Game {
 
 /// The sampler type of a game's information sets.
 pub type SamplerOf<G> = <<G as HiddenInfo>::InfoSet as InfoSet<G>>::Sampler;
+
+/// [`HiddenInfo::possible_moves`] of a card game in which a seat's hand changes only by its own
+/// plays: `observer`'s hand when it is `mover`, else the cards still out (`unplayed`) that are
+/// not in the observer's hand, less the cards `mover` has proven it does not hold
+/// (`mover_excluded`: the suits it failed to follow, and what else the rules prove).
+#[inline]
+pub fn possible_cards(
+    mover: Seat,
+    observer: Seat,
+    observer_hand: CardSet,
+    unplayed: CardSet,
+    mover_excluded: CardSet,
+) -> CardSet {
+    if mover == observer {
+        observer_hand
+    } else {
+        unplayed - observer_hand - mover_excluded
+    }
+}
 
 /// The information set of a game in which every seat sees everything: the state itself. Its
 /// sampler has one state to give.
@@ -459,7 +602,7 @@ impl<G> PerfectInformation<G> {
     }
 }
 
-impl<G: Game + PartialEq> DealSampler<G> for PerfectInformation<G> {
+impl<G: Game> DealSampler<G> for PerfectInformation<G> {
     #[inline]
     fn sample(&self, _rng: &mut Rng) -> G {
         self.state.clone()
@@ -467,6 +610,11 @@ impl<G: Game + PartialEq> DealSampler<G> for PerfectInformation<G> {
 
     fn count(&self) -> u128 {
         1
+    }
+
+    fn for_each_state(&self, f: &mut dyn FnMut(G)) -> bool {
+        f(self.state.clone());
+        true
     }
 }
 

@@ -8,6 +8,7 @@
 //! - [`deal`]: exactly uniform constrained deal sampling (determinization).
 //! - [`games`]: the games and the registry that builds them from specs.
 //! - [`search`]: the arena tree and the search algorithms.
+//! - [`solver`]: the exact endgame solver, the hybrid endgame agent and the leaf evaluator.
 //! - [`agents`]: agents built from specs (`ismcts:c=0.7`).
 //! - [`harness`]: fair matches, statistics and logs.
 #![deny(missing_docs)]
@@ -21,8 +22,10 @@ pub mod game;
 pub mod games;
 pub mod harness;
 pub mod limits;
+pub mod mask;
 pub mod protocol;
 pub mod search;
+pub mod solver;
 pub mod spec;
 
 pub use agents::{Agent, Decision};

@@ -20,6 +20,11 @@ pub const MAX_THREADS: usize = 256;
 /// more than a few hundred add nothing a budget could use.
 pub const MAX_DETS: u32 = 10_000;
 
+/// Deals the hybrid endgame solves for one decision (`endgame_deals`): a deal takes
+/// microseconds to milliseconds, so a million is minutes at most, and more would not change a
+/// mean that a few thousand already pin down.
+pub const MAX_ENDGAME_DEALS: u32 = 1_000_000;
+
 /// Virtual losses per thread in a shared tree.
 pub const MAX_VIRTUAL_LOSS: u32 = 1_000;
 
@@ -31,6 +36,9 @@ pub const MAX_DEALS: u64 = 1_000_000_000;
 
 /// Match worker threads (`--jobs`); a match never starts more workers than it has games.
 pub const MAX_JOBS: usize = 1024;
+
+/// Agents of one tournament: a round robin plays every pair, so the work grows with the square.
+pub const MAX_AGENTS: usize = 64;
 
 /// Seconds of one `cardsearch profile` run (one day).
 pub const MAX_PROFILE_SECONDS: f64 = 86_400.0;

@@ -49,7 +49,10 @@ impl GameVisitor for Check {
             state.play(mv);
         }
         let seat = state.current_seat();
-        for spec in [
+        // The solver leaf evaluator: Tricks is small enough for every playout to be solved
+        // (8 cards), so this measures the solver's own allocations per iteration.
+        let leaf_solve = (G::NAME == "tricks").then_some("ismcts:leaf_solve=8");
+        for spec in leaf_solve.into_iter().chain([
             "ismcts",
             "ismcts:playout=heuristic,reward=mix:w=0.3",
             "pimc:dets=5,playout=heuristic,reward=sd",
@@ -62,7 +65,14 @@ impl GameVisitor for Check {
             "ismcts:parallel=tree,threads=2",
             "ismcts:parallel=tree-locked,threads=2",
             "ismcts:parallel=leaf,threads=2",
-        ] {
+            // The turn planners (each decision plans the turn afresh: the state never moves).
+            "turn-mcts",
+            "oe",
+            "ntboe",
+            "turn-mcts:parallel=root,threads=2",
+            "oe:parallel=root,threads=2",
+            "ntboe:parallel=root,threads=2",
+        ]) {
             let mut agent = agents::build::<G>(&spec.parse::<Spec>().unwrap()).unwrap();
             let mut count = |iterations: u64| {
                 let before = ALLOCATIONS.load(Relaxed);
@@ -77,8 +87,9 @@ impl GameVisitor for Check {
                 ALLOCATIONS.load(Relaxed) - before
             };
             // The root's statistics are sorted once per decision by the standard stable sort,
-            // which takes heap scratch above about 128 children: with Pentago-Swap's 216 moves the
-            // short search must also give every root move a child to compare like with like.
+            // which takes heap scratch above about 128 children: in a game with more than 64
+            // moves (ASMACAG, Pentago-Swap) the short search must also give every root move a child, to
+            // compare like with like.
             let short_n = if state.legal_moves().len() > 64 {
                 1000
             } else {

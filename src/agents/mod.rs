@@ -9,9 +9,14 @@ use crate::search::{Algorithm, Budget};
 pub use crate::search::ChildStat;
 use crate::spec::{OptionDoc, Spec, SpecError};
 
+pub mod evolution;
+pub mod ntboe;
+pub mod osla;
 pub mod pentago;
 pub mod random;
 pub mod search;
+pub mod turn;
+pub mod turn_mcts;
 
 pub use random::RandomAgent;
 pub use search::SearchAgent;
@@ -107,6 +112,10 @@ pub fn all() -> Vec<AgentInfo> {
         search::ISMCTS_INFO,
         search::PIMC_INFO,
         search::UCT_INFO,
+        osla::INFO,
+        turn_mcts::INFO,
+        evolution::INFO,
+        ntboe::INFO,
         pentago::INFOS[0],
         pentago::INFOS[1],
     ]
@@ -125,6 +134,10 @@ pub fn build<G: HiddenInfo>(spec: &Spec) -> Result<Box<dyn Agent<G>>, SpecError>
             },
         )?),
         "uct" => Box::new(SearchAgent::<G>::from_spec(spec, Algorithm::Uct)?),
+        "osla" => osla::build(spec)?,
+        "turn-mcts" => turn_mcts::build(spec)?,
+        "oe" => evolution::build(spec)?,
+        "ntboe" => ntboe::build(spec)?,
         name if pentago::is_pentago_agent(name) => pentago::build::<G>(spec)?,
         other => {
             return Err(SpecError(format!(

@@ -3,10 +3,13 @@
 use std::time::Instant;
 
 use super::{Agent, AgentError, AgentInfo, Decision};
-use crate::game::{HiddenInfo, MoveSet, Rng, View};
+use crate::game::{HiddenInfo, MoveSet, PerfectInformation, Rng, View};
 use crate::search::config::{PIMC_OPTIONS, SEARCH_OPTIONS};
 use crate::search::worlds::Fixed;
 use crate::search::{Algorithm, Budget, SearchConfig, Searcher, ismcts, pimc, uct};
+use crate::solver::Solver;
+use crate::solver::hybrid::{self, Cards};
+use crate::solver::leaf::LeafWorlds;
 use crate::spec::{Spec, SpecError};
 
 /// Documentation of `ismcts`.
@@ -34,6 +37,8 @@ pub const UCT_INFO: AgentInfo = AgentInfo {
 pub struct SearchAgent<G: HiddenInfo> {
     name: &'static str,
     searcher: Searcher<G::Move>,
+    /// The exact solver of the hybrid endgame (`endgame=N`), allocated once.
+    endgame: Option<Solver>,
 }
 
 impl<G: HiddenInfo> std::fmt::Debug for SearchAgent<G> {
@@ -52,8 +57,32 @@ impl<G: HiddenInfo> SearchAgent<G> {
             Algorithm::Uct => UCT_INFO.name,
             Algorithm::Pimc { .. } => PIMC_INFO.name,
         };
-        let searcher = Searcher::new(config).map_err(|e| SpecError(format!("{name}: {e}")))?;
-        Ok(SearchAgent { name, searcher })
+        let err = |msg: String| SpecError(format!("{name}: {msg}"));
+        let endgame = config.endgame;
+        let mut solver = None;
+        if !endgame.is_off() {
+            let Some(ops) = G::exact() else {
+                return Err(err(
+                    "endgame and leaf_solve need a game with an exact solver (the trick-taking games)"
+                        .into(),
+                ));
+            };
+            if endgame.cards == Cards::Thesis && ops.thesis_cards().is_none() {
+                return Err(err(
+                    "endgame=thesis: the thesis played no endgame in this game; give a number of cards"
+                        .into(),
+                ));
+            }
+            if endgame.cards != Cards::Off {
+                solver = Some(Solver::new(Solver::DEFAULT_TABLE_BITS));
+            }
+        }
+        let searcher = Searcher::new(config).map_err(|e| err(e.to_string()))?;
+        Ok(SearchAgent {
+            name,
+            searcher,
+            endgame: solver,
+        })
     }
 
     /// Reads the agent's options from `spec` (the caller checks for unknown options).
@@ -103,17 +132,54 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
         let config = self.searcher.config();
         // The spec's own budget replaces the caller's limits; the caller's stop signal stays.
         let budget = budget.replaced_by(config.budget.as_ref());
+        let (algorithm, endgame) = (config.algorithm, config.endgame);
         // With nothing hidden there is one world, the state itself: ISMCTS and PIMC are UCT on
         // it, and UCT reads nothing hidden.
         let algorithm = if G::PERFECT_INFORMATION {
             Algorithm::Uct
         } else {
-            config.algorithm
+            algorithm
         };
+        // ISMCTS and the hybrid share the decision's sampler (PIMC draws its own worlds).
+        let needs_sampler = match algorithm {
+            Algorithm::Ismcts => true,
+            Algorithm::Pimc { .. } => self.endgame.is_some(),
+            Algorithm::Uct => false,
+        };
+        let sampled = if needs_sampler {
+            Some(ismcts::worlds(&view)?)
+        } else {
+            None
+        };
+        if let Some(solver) = &mut self.endgame {
+            let decision = match (&sampled, view.true_state_cheating()) {
+                (Some(s), _) => hybrid::decide(&endgame, solver, &s.sampler, &legal, &budget, rng),
+                // The cheating baseline solves the true state: perfect play.
+                (None, Some(truth)) => {
+                    let known = PerfectInformation::new(truth.clone(), view.observer());
+                    hybrid::decide(&endgame, solver, &known, &legal, &budget, rng)
+                }
+                (None, None) => None,
+            };
+            if let Some(mut d) = decision {
+                d.elapsed = start.elapsed();
+                return Ok(d);
+            }
+        }
         let result = match algorithm {
             Algorithm::Ismcts => {
-                let worlds = ismcts::worlds(&view)?;
-                self.searcher.run(&worlds, &charged(budget, start), rng)
+                let worlds = sampled.expect("built for ismcts");
+                let budget = budget.charged_from(start);
+                if endgame.leaf > 0 && G::exact().is_some() {
+                    let worlds = LeafWorlds {
+                        inner: worlds,
+                        below: endgame.leaf.min(u8::MAX as u32) as u8,
+                        root: view.observer() as u8,
+                    };
+                    self.searcher.run(&worlds, &budget, rng)
+                } else {
+                    self.searcher.run(&worlds, &budget, rng)
+                }
             }
             Algorithm::Uct => {
                 let worlds = if G::PERFECT_INFORMATION {
@@ -122,11 +188,11 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
                     uct::worlds_cheating(&view)
                         .ok_or_else(|| AgentError::NeedsTrueState(Agent::<G>::spec(self)))?
                 };
-                self.searcher.run(&worlds, &charged(budget, start), rng)
+                self.searcher.run(&worlds, &budget.charged_from(start), rng)
             }
             Algorithm::Pimc { dets, .. } => {
                 let worlds = pimc::worlds(&view, dets, rng)?;
-                self.searcher.run(&worlds, &charged(budget, start), rng)
+                self.searcher.run(&worlds, &budget.charged_from(start), rng)
             }
         }
         .map_err(|e| AgentError::Resources(format!("{}: {e}", self.name)))?;
@@ -145,14 +211,5 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
             nodes: result.nodes,
             tree_full: result.tree_full,
         })
-    }
-}
-
-/// `budget` less the time spent since `start` preparing the search (samplers, PIMC's worlds):
-/// a move's clock runs from the moment the agent is asked.
-pub(crate) fn charged(budget: Budget, start: Instant) -> Budget {
-    Budget {
-        time: budget.time.map(|t| t.saturating_sub(start.elapsed())),
-        ..budget
     }
 }

@@ -2,15 +2,18 @@
 
 use std::fs::File;
 use std::io::BufWriter;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
+use super::shard::parse_shard;
 use crate::games::{self, GameDef, GameVisitor};
+use crate::harness::log::resume_log;
+use crate::harness::runner::run_match_resuming;
 use crate::harness::runner::{GameRecord, JsonlWriter, MatchObserver};
-use crate::harness::{MatchConfig, MatchReport, Sprt, run_match};
+use crate::harness::{MatchConfig, MatchReport, Sprt};
 use crate::limits::{self, positive_at_most};
 use crate::search::Budget;
 use crate::spec::Spec;
@@ -52,13 +55,15 @@ pub struct MatchArgs {
     /// Line-up for 4-seat individual games: 2v2 or 1v3.
     #[arg(long, default_value = "2v2")]
     pub lineup: String,
-    /// Play only shard I of N (deals with index % N == I), e.g. 0/4.
+    /// Play only shard I of N (deals with index % N == I), e.g. 0/4; `auto` takes I and N from
+    /// a Slurm job array or a Kubernetes Indexed Job (docs/cluster.md).
     #[arg(long)]
     pub shard: Option<String>,
     /// Stop early by a sequential probability ratio test between Elo differences, e.g. 0,20.
     #[arg(long)]
     pub sprt: Option<String>,
-    /// Write every finished game as a JSON line to this file.
+    /// Write every finished game as a JSON line to this file. Given again with the same command,
+    /// the match continues: the games already in it are not played again.
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Write the final statistics as JSON to this file.
@@ -97,21 +102,7 @@ impl MatchArgs {
         let flag = |e: String| format!("--{e}");
         positive_at_most("deals", self.deals, limits::MAX_DEALS).map_err(flag)?;
         positive_at_most("jobs", self.jobs, limits::MAX_JOBS).map_err(flag)?;
-        if let Some(n) = self.iterations {
-            positive_at_most("iterations", n, limits::MAX_ITERATIONS).map_err(flag)?;
-        }
-        if let Some(t) = self.time_ms {
-            positive_at_most("time-ms", t, limits::MAX_TIME_MS).map_err(flag)?;
-        }
-        let budget = Budget {
-            iterations: self.iterations.or(if self.time_ms.is_none() {
-                Some(1000)
-            } else {
-                None
-            }),
-            time: self.time_ms.map(Duration::from_millis),
-            stop: None,
-        };
+        let budget = budget(self.iterations, self.time_ms)?;
         let shard = self.shard.as_deref().map(parse_shard).transpose()?;
         Ok(MatchConfig {
             game: spec(&self.game)?,
@@ -129,22 +120,79 @@ impl MatchArgs {
     }
 }
 
-/// Parses `I/N` with `I < N`.
-pub fn parse_shard(s: &str) -> Result<(u64, u64), String> {
-    let err = || format!("malformed --shard '{s}': expected I/N with 0 <= I < N, e.g. 0/4");
-    let (i, n) = s.split_once('/').ok_or_else(err)?;
-    let (i, n): (u64, u64) = (i.parse().map_err(|_| err())?, n.parse().map_err(|_| err())?);
-    if n == 0 || i >= n {
-        return Err(err());
-    }
-    Ok((i, n))
+/// `--iterations` and `--time-ms`, for the commands that share them.
+#[derive(Args, Debug, Clone)]
+pub struct BudgetArgs {
+    /// Iterations per move (default 1000 unless --time-ms is given); an agent's own
+    /// `iterations=` or `time_ms=` replaces it for that agent.
+    #[arg(long)]
+    pub iterations: Option<u64>,
+    /// Milliseconds per move: agents search until the time is up.
+    #[arg(long)]
+    pub time_ms: Option<u64>,
 }
 
-/// Progress bar, JSON-lines log.
-struct Console {
+impl BudgetArgs {
+    /// The budget per move, checked.
+    pub fn budget(&self) -> Result<Budget, String> {
+        budget(self.iterations, self.time_ms)
+    }
+}
+
+/// The budget per move of `--iterations` and `--time-ms` (1000 iterations when neither is
+/// given), checked against their ceilings.
+pub fn budget(iterations: Option<u64>, time_ms: Option<u64>) -> Result<Budget, String> {
+    let flag = |e: String| format!("--{e}");
+    if let Some(n) = iterations {
+        positive_at_most("iterations", n, limits::MAX_ITERATIONS).map_err(flag)?;
+    }
+    if let Some(t) = time_ms {
+        positive_at_most("time-ms", t, limits::MAX_TIME_MS).map_err(flag)?;
+    }
+    Ok(Budget {
+        iterations: iterations.or(if time_ms.is_none() { Some(1000) } else { None }),
+        time: time_ms.map(Duration::from_millis),
+        stop: None,
+    })
+}
+
+/// Progress bar and JSON-lines log of a running match or tournament.
+pub struct Console {
     bar: ProgressBar,
-    out: Option<JsonlWriter<BufWriter<File>>>,
+    out: Option<LogWriter>,
     error: Option<String>,
+    label: bool,
+}
+
+impl Console {
+    /// A console writing to `out`, with a progress bar unless `quiet`; `label` puts the current
+    /// match's agents in the bar's message (tournaments).
+    pub fn new(quiet: bool, out: Option<LogWriter>, label: bool) -> Console {
+        let bar = if quiet {
+            ProgressBar::hidden()
+        } else {
+            ProgressBar::new(0)
+        };
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:30}] {pos}/{len} games, ETA {eta} {msg}",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        Console {
+            bar,
+            out,
+            error: None,
+            label,
+        }
+    }
+
+    /// Clears the bar; the first error writing the log, if any.
+    pub fn finish(self) -> Result<(), String> {
+        self.bar.finish_and_clear();
+        self.error.map_or(Ok(()), Err)
+    }
 }
 
 impl MatchObserver for Console {
@@ -158,8 +206,15 @@ impl MatchObserver for Console {
         self.bar.set_length(total);
         self.bar.set_position(done);
         let (lo, hi) = report.tally.interval();
-        self.bar
-            .set_message(format!("A {:.3} [{lo:.3}, {hi:.3}]", report.tally.mean()));
+        let who = if self.label {
+            format!("{} vs {}: ", record.agent_a, record.agent_b)
+        } else {
+            String::new()
+        };
+        self.bar.set_message(format!(
+            "{who}A {:.3} [{lo:.3}, {hi:.3}]",
+            report.tally.mean()
+        ));
     }
 }
 
@@ -171,35 +226,48 @@ struct MatchVisitor<'a> {
 impl GameVisitor for MatchVisitor<'_> {
     type Output = Result<MatchReport, String>;
     fn visit<G: GameDef>(self, config: G::Config) -> Self::Output {
-        let bar = if self.args.quiet {
-            ProgressBar::hidden()
-        } else {
-            ProgressBar::new(0)
-        };
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:30}] {pos}/{len} games, ETA {eta} {msg}",
-            )
-            .expect("valid template")
-            .progress_chars("=> "),
-        );
-        let out = match &self.args.out {
-            Some(p) => Some(JsonlWriter(BufWriter::new(
-                File::create(p).map_err(|e| format!("cannot create {}: {e}", p.display()))?,
-            ))),
-            None => None,
-        };
-        let mut console = Console {
-            bar,
-            out,
-            error: None,
-        };
-        let report = run_match::<G>(&self.cfg, &config, &mut console);
-        console.bar.finish_and_clear();
-        if let Some(e) = console.error {
-            return Err(e);
-        }
+        let (out, finished) = open_log(self.args.out.as_deref(), self.args.quiet)?;
+        let mut console = Console::new(self.args.quiet, out, false);
+        let report = run_match_resuming::<G>(&self.cfg, &config, finished, &mut console)
+            .map_err(|e| log_error(self.args.out.as_deref(), e));
+        console.finish()?;
         report
+    }
+}
+
+/// The writer of a `--out` log.
+pub type LogWriter = JsonlWriter<BufWriter<File>>;
+
+/// Opens `--out` to continue it: its finished games (not played again) and the writer that
+/// appends the new ones. A run stopped mid-write is reported on stderr, never an error.
+pub fn open_log(
+    out: Option<&Path>,
+    quiet: bool,
+) -> Result<(Option<LogWriter>, Vec<GameRecord>), String> {
+    let Some(path) = out else {
+        return Ok((None, Vec::new()));
+    };
+    let log = resume_log(path).map_err(|e| e.to_string())?;
+    if let Some(w) = &log.warning {
+        eprintln!("warning: {w}");
+    }
+    if !log.records.is_empty() && !quiet {
+        eprintln!(
+            "resuming: {} finished games in {} are not played again",
+            log.records.len(),
+            path.display()
+        );
+    }
+    Ok((Some(JsonlWriter(BufWriter::new(log.file))), log.records))
+}
+
+/// Names the log when a resumed game does not fit the command.
+pub fn log_error(out: Option<&Path>, e: String) -> String {
+    match out {
+        Some(p) if e.starts_with("logged ") => {
+            format!("{}: {e} (give another --out to start afresh)", p.display())
+        }
+        _ => e,
     }
 }
 

@@ -5,7 +5,9 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::match_cmd::format_report;
-use crate::harness::log::{merge_records, read_log};
+use super::tournament::{format_tournament, write_outputs};
+use crate::harness::log::{Logged, Merged, merge_records, read_log};
+use crate::harness::tournament::{Pairing, TournamentReport};
 
 /// Options of `cardsearch merge`.
 #[derive(Args, Debug, Clone)]
@@ -13,15 +15,23 @@ use crate::harness::log::{merge_records, read_log};
     after_help = "Every log must come from the same match (game, seed, agents, budget); run the \
 shards with `cardsearch match ... --shard I/N --out shard-I.jsonl`. Deals are folded in index \
 order, so the report is the one the unsharded match prints. A deal with some seatings missing \
-(a shard killed mid-deal) is reported on stderr and left out."
+(a shard killed mid-deal) is reported on stderr and left out. Logs of a tournament (several \
+pairings) merge to its crosstable and ratings."
 )]
 pub struct MergeArgs {
     /// The logs written by `cardsearch match --out`, in any order.
     #[arg(required = true)]
     pub logs: Vec<PathBuf>,
-    /// Write the merged statistics as JSON to this file (the format of `match --summary`).
+    /// Write the merged statistics as JSON to this file (the format of `match --summary`, or of
+    /// `tournament --summary` for a tournament's logs).
     #[arg(long)]
     pub summary: Option<PathBuf>,
+    /// Tournament logs: the agent rated 0 (its spec or its name); the first agent by default.
+    #[arg(long)]
+    pub anchor: Option<String>,
+    /// Tournament logs: draw the ratings as an SVG plot to this file.
+    #[arg(long)]
+    pub plot: Option<PathBuf>,
 }
 
 /// Runs `cardsearch merge`.
@@ -30,21 +40,20 @@ pub fn run(args: &MergeArgs) -> Result<(), String> {
     for path in &args.logs {
         records.extend(read_log(path).map_err(|e| e.to_string())?);
     }
-    let merged = merge_records(&records)?;
-    for (deal, found) in &merged.incomplete {
-        eprintln!(
-            "warning: deal {deal} left out: {found} of {} seatings found",
-            merged.report.seatings_per_deal
-        );
+    // A tournament's log holds several pairings, told apart by their two agents.
+    let mut pairs: Vec<((String, String), Vec<Logged>)> = Vec::new();
+    for l in records {
+        let key = (l.record.agent_a.clone(), l.record.agent_b.clone());
+        match pairs.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, v)) => v.push(l),
+            None => pairs.push((key, vec![l])),
+        }
     }
-    if !merged.missing.is_empty() {
-        let count: u64 = merged.missing.iter().map(|r| r.end - r.start).sum();
-        eprintln!(
-            "warning: no games of deal{} {} (a shard not given, or a match stopped early)",
-            if count == 1 { "" } else { "s" },
-            abbreviate(&merged.missing)
-        );
+    if pairs.len() > 1 {
+        return merge_tournament(args, pairs);
     }
+    let records = pairs.pop().map(|p| p.1).unwrap_or_default();
+    let merged = merge_one(&records)?;
     let r = &records[0].record;
     println!(
         "{}: A = {} vs B = {}, {} deals, {} per move, seed {}",
@@ -56,6 +65,81 @@ pub fn run(args: &MergeArgs) -> Result<(), String> {
         std::fs::write(p, text + "\n").map_err(|e| format!("cannot write {}: {e}", p.display()))?;
     }
     Ok(())
+}
+
+/// Merges one match's records, warning on stderr about incomplete and missing deals.
+fn merge_one(records: &[Logged]) -> Result<Merged, String> {
+    let merged = merge_records(records)?;
+    let who = records.first().map_or(String::new(), |l| {
+        format!("{} vs {}: ", l.record.agent_a, l.record.agent_b)
+    });
+    for (deal, found) in &merged.incomplete {
+        eprintln!(
+            "warning: {who}deal {deal} left out: {found} of {} seatings found",
+            merged.report.seatings_per_deal
+        );
+    }
+    if !merged.missing.is_empty() {
+        let count: u64 = merged.missing.iter().map(|r| r.end - r.start).sum();
+        eprintln!(
+            "warning: {who}no games of deal{} {} (a shard not given, or a match stopped early)",
+            if count == 1 { "" } else { "s" },
+            abbreviate(&merged.missing)
+        );
+    }
+    Ok(merged)
+}
+
+/// Merges the logs of a tournament: each pairing as a match, then the crosstable and ratings.
+/// Agents are numbered in the order the logs first name them, which for a tournament's own
+/// logs is its playing order.
+fn merge_tournament(
+    args: &MergeArgs,
+    pairs: Vec<((String, String), Vec<Logged>)>,
+) -> Result<(), String> {
+    let mut agents: Vec<String> = Vec::new();
+    let mut index = |name: &String| match agents.iter().position(|a| a == name) {
+        Some(i) => i,
+        None => {
+            agents.push(name.clone());
+            agents.len() - 1
+        }
+    };
+    let mut pairings = Vec::new();
+    for ((a, b), records) in &pairs {
+        let (a, b) = (index(a), index(b));
+        let report = merge_one(records)?.report;
+        pairings.push(Pairing { a, b, report });
+    }
+    let anchor = match &args.anchor {
+        None => 0,
+        Some(name) => {
+            let named = |a: &String| a == name || a.split(':').next() == Some(name.as_str());
+            let found: Vec<usize> = (0..agents.len()).filter(|&i| named(&agents[i])).collect();
+            match found[..] {
+                [i] => i,
+                _ => {
+                    return Err(format!(
+                        "--anchor '{name}' names {} of the agents ({})",
+                        if found.is_empty() { "none" } else { "several" },
+                        agents.join(" ")
+                    ));
+                }
+            }
+        }
+    };
+    let first = &pairs[0].1[0].record;
+    let report = TournamentReport::new(first.game.clone(), agents, pairings, anchor);
+    println!(
+        "{}: {} agents, {} pairings, {} per move, seed {}",
+        first.game,
+        report.agents.len(),
+        report.pairings.len(),
+        first.budget,
+        first.seed
+    );
+    print!("{}", format_tournament(&report));
+    write_outputs(&report, args.summary.as_deref(), args.plot.as_deref())
 }
 
 /// At most ten runs of deal numbers (`4`, `7–9`), then a count of the rest.

@@ -7,9 +7,13 @@ pub mod engine;
 pub mod list;
 pub mod match_cmd;
 pub mod merge;
+pub mod play;
 pub mod profile;
 pub mod replay;
 pub mod scale;
+pub mod shard;
+pub mod solve;
+pub mod tournament;
 
 /// cardsearch: fast, parallel Monte Carlo tree search for hidden-information card games.
 #[derive(Parser, Debug)]
@@ -41,8 +45,14 @@ pub enum Command {
     Profile(profile::ProfileArgs),
     /// Measure parallel scaling: speed and strength per parallel mode and thread count.
     Scale(scale::ScaleArgs),
+    /// Play every pairing of a list of agents and rate them jointly (Elo with intervals).
+    Tournament(tournament::TournamentArgs),
+    /// Print every legal move's exact value in a position with all cards known.
+    Solve(solve::SolveArgs),
     /// Measure strength against budget: an agent at a ladder of budgets, Elo per doubling.
     Curve(curve::CurveArgs),
+    /// Sit at the table yourself: play one seat against engine agents in the terminal.
+    Play(play::PlayArgs),
 }
 
 /// The signal raised by Ctrl-C (SIGINT) for the long commands (`match`, `scale`): the first
@@ -104,7 +114,10 @@ pub fn run() -> i32 {
         }
         Some(Command::Profile(args)) => profile::run(&args),
         Some(Command::Scale(args)) => scale::run(&args),
+        Some(Command::Tournament(args)) => tournament::run(&args),
+        Some(Command::Solve(args)) => solve::run(&args),
         Some(Command::Curve(args)) => curve::run(&args),
+        Some(Command::Play(args)) => play::run(&args),
     };
     match result {
         Ok(()) => 0,

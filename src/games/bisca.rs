@@ -48,7 +48,7 @@ use std::hint::select_unpredictable;
 
 use crate::cards::{Card, CardList, CardSet, Suit, random_below};
 use crate::deal::MAX_HOLDERS;
-use crate::game::{DealError, Draws, Game, HiddenInfo, MoveSet, Rng, Seat};
+use crate::game::{DealError, Draws, Game, HiddenInfo, MoveSet, Rng, Seat, TreeMove};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 use super::GameDef;
@@ -163,6 +163,22 @@ impl MoveSet<BiscaMove> for BiscaMoves {
             f(BiscaMove(bits.trailing_zeros() as u8));
             bits &= bits - 1;
         }
+    }
+    #[inline]
+    fn bits(&self) -> u64 {
+        self.0
+    }
+}
+
+impl TreeMove for BiscaMove {
+    type Mask = u64;
+    #[inline]
+    fn bit(self) -> u32 {
+        self.0 as u32
+    }
+    #[inline]
+    fn from_bit(bit: u32) -> BiscaMove {
+        BiscaMove(bit as u8)
     }
 }
 
@@ -416,6 +432,10 @@ impl Bisca {
 }
 
 impl Game for Bisca {
+    fn exact() -> Option<&'static dyn crate::solver::Endgame<Bisca>> {
+        Some(&crate::solver::Exact::<Bisca>::NEW)
+    }
+
     type Move = BiscaMove;
     type Moves = BiscaMoves;
 
@@ -648,6 +668,16 @@ impl HiddenInfo for Bisca {
     fn info_set(&self, observer: Seat) -> CardInfoSet<Bisca> {
         CardInfoSet::of(self, observer)
     }
+
+    fn possible_moves(&self, _observer: Seat) -> BiscaMoves {
+        // Every seat draws unseen cards from the stock, the observer too, so no hand is the
+        // same in every determinization: any card still out, less the suits the mover has shown
+        // void in (recorded once the stock is empty), and the exchange while the stock lasts.
+        let mover = self.to_move as usize;
+        let unplayed = DECK - self.played[0] - self.played[1] - self.voids[mover];
+        let exchange = (self.exchange && (self.next as usize) < STOCK) as u64;
+        BiscaMoves(unplayed.0 | exchange << EXCHANGE_BIT)
+    }
 }
 
 impl Bisca {
@@ -670,6 +700,20 @@ impl Bisca {
 /// (the face-up card drawn last, a card taken in an exchange), and, once the stock is empty, the
 /// voids shown by failing to follow. The other hand's remaining cards and the stock's order are
 /// unseen; the order in which cards were drawn in the past is not kept at all.
+/// Calls `f` with every order of `cards[..k]` (Heap's algorithm), `cards` itself first.
+fn for_each_permutation(cards: &mut [Card], k: usize, f: &mut dyn FnMut(&[Card])) {
+    if k <= 1 {
+        f(cards);
+        return;
+    }
+    for i in 0..k - 1 {
+        for_each_permutation(cards, k - 1, f);
+        let j = if k.is_multiple_of(2) { i } else { 0 };
+        cards.swap(j, k - 1);
+    }
+    for_each_permutation(cards, k - 1, f);
+}
+
 impl HiddenCards for Bisca {
     fn public_part(&self, observer: Seat) -> Bisca {
         let mut public = *self;
@@ -722,6 +766,29 @@ impl HiddenCards for Bisca {
 
     fn completions(&self, _observer: Seat) -> u128 {
         (1..self.stock_len().saturating_sub(1) as u128).fold(1u128, |f, k| f.saturating_mul(k + 1))
+    }
+
+    /// Every order of the hidden stock (all but its face-up bottom card).
+    fn for_each_completion(
+        &self,
+        observer: Seat,
+        parts: &[CardSet; MAX_HOLDERS],
+        f: &mut dyn FnMut(Bisca),
+    ) -> bool {
+        let mut state = *self;
+        state.hands[observer ^ 1] = parts[0];
+        let start = (state.next as usize).min(STOCK - 1);
+        let mut cards = state.stock;
+        let hidden = &mut cards[start..STOCK - 1];
+        for (slot, card) in hidden.iter_mut().zip(parts[1]) {
+            *slot = card;
+        }
+        let k = hidden.len();
+        for_each_permutation(hidden, k, &mut |order| {
+            state.stock[start..STOCK - 1].copy_from_slice(order);
+            f(state);
+        });
+        true
     }
 
     fn public_seat_to_move(&self, _observer: Seat) -> Option<Seat> {

@@ -8,9 +8,9 @@
 
 use std::fmt;
 
-use smallvec::{SmallVec, smallvec};
-
-use crate::game::{DealError, DealSampler, Game, HiddenInfo, InfoSet, Rng, Seat};
+use crate::game::{
+    DealError, DealSampler, Game, HiddenInfo, IndexedMove, InfoSet, MoveBits, MoveSet, Rng, Seat,
+};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 use super::GameDef;
@@ -26,6 +26,21 @@ pub enum CoinMove {
     GuessHeads,
     /// Guess tails.
     GuessTails,
+}
+
+impl IndexedMove for CoinMove {
+    fn index(self) -> u32 {
+        self as u32
+    }
+
+    fn from_index(index: u32) -> CoinMove {
+        [
+            CoinMove::Safe,
+            CoinMove::Gamble,
+            CoinMove::GuessHeads,
+            CoinMove::GuessTails,
+        ][index as usize]
+    }
 }
 
 impl fmt::Display for CoinMove {
@@ -60,7 +75,7 @@ impl CoinGuess {
 
 impl Game for CoinGuess {
     type Move = CoinMove;
-    type Moves = SmallVec<[CoinMove; 2]>;
+    type Moves = MoveBits<CoinMove>;
 
     fn num_seats(&self) -> usize {
         1
@@ -72,14 +87,16 @@ impl Game for CoinGuess {
 
     fn legal_moves(&self) -> Self::Moves {
         match (self.first, self.guess) {
-            (None, _) => smallvec![CoinMove::Safe, CoinMove::Gamble],
-            (Some(CoinMove::Gamble), None) => smallvec![CoinMove::GuessHeads, CoinMove::GuessTails],
-            _ => SmallVec::new(),
+            (None, _) => MoveBits::of(&[CoinMove::Safe, CoinMove::Gamble]),
+            (Some(CoinMove::Gamble), None) => {
+                MoveBits::of(&[CoinMove::GuessHeads, CoinMove::GuessTails])
+            }
+            _ => MoveBits::of(&[]),
         }
     }
 
     fn play(&mut self, mv: CoinMove) {
-        debug_assert!(self.legal_moves().contains(&mv), "illegal {mv}");
+        debug_assert!(self.legal_moves().contains(mv), "illegal {mv}");
         if self.first.is_none() {
             self.first = Some(mv);
         } else {
@@ -168,7 +185,7 @@ impl InfoSet<CoinGuess> for CoinInfo {
         self.with_coin(true).is_terminal()
     }
 
-    fn legal_moves(&self) -> SmallVec<[CoinMove; 2]> {
+    fn legal_moves(&self) -> MoveBits<CoinMove> {
         self.with_coin(true).legal_moves()
     }
 
@@ -189,7 +206,7 @@ impl InfoSet<CoinGuess> for CoinInfo {
         if hand_after.is_some() {
             return bad("CoinGuess has no hands".into());
         }
-        let Some(mv) = mv.filter(|m| self.legal_moves().contains(m)) else {
+        let Some(mv) = mv.filter(|&m| self.legal_moves().contains(m)) else {
             return bad(format!("{mv:?} is not a legal move here"));
         };
         let mut game = self.with_coin(true);
@@ -207,6 +224,11 @@ impl HiddenInfo for CoinGuess {
             first: self.first,
             guess: self.guess,
         }
+    }
+
+    /// The moves do not depend on the coin.
+    fn possible_moves(&self, _observer: Seat) -> MoveBits<CoinMove> {
+        self.legal_moves()
     }
 }
 

@@ -79,7 +79,7 @@ use std::hint::select_unpredictable;
 
 use crate::cards::{Card, CardList, CardSet, Rank, Suit};
 use crate::deal::MAX_HOLDERS;
-use crate::game::{DealError, Draws, Game, HiddenInfo, Rng, Seat};
+use crate::game::{DealError, Draws, Game, HiddenInfo, Rng, Seat, possible_cards};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 use super::GameDef;
@@ -420,6 +420,10 @@ impl Hearts {
 }
 
 impl Game for Hearts {
+    fn exact() -> Option<&'static dyn crate::solver::Endgame<Hearts>> {
+        Some(&crate::solver::Exact::<Hearts>::NEW)
+    }
+
     type Move = Card;
     type Moves = CardSet;
 
@@ -680,6 +684,13 @@ impl Game for Hearts {
         (others as f64 / (SEATS - 1) as f64 - scores[seat] as f64) / TOTAL_POINTS as f64
     }
 
+    /// Penalty points count against a seat: the fewest points among the others minus its own.
+    fn heuristic(&self, seat: Seat) -> f64 {
+        let scores = self.final_scores();
+        let best_other = (0..SEATS).filter(|&s| s != seat).map(|s| scores[s]).min();
+        (best_other.unwrap_or(0) as f64) - scores[seat] as f64
+    }
+
     fn tricks_completed(&self) -> Option<u32> {
         Some(self.tricks_played() as u32)
     }
@@ -750,6 +761,34 @@ impl HiddenInfo for Hearts {
 
     fn info_set(&self, observer: Seat) -> CardInfoSet<Hearts> {
         CardInfoSet::of(self, observer)
+    }
+
+    fn possible_moves(&self, observer: Seat) -> CardSet {
+        let mover = self.to_move as usize;
+        if self.passes_left > 0 {
+            // Passing: the observer knows its own hand and picks, nothing of anyone else's.
+            return possible_cards(
+                mover,
+                observer,
+                self.hands[observer],
+                CardSet::FULL - self.passed[observer],
+                CardSet::EMPTY,
+            );
+        }
+        let unplayed = CardSet::FULL - self.played.iter().fold(CardSet::EMPTY, |all, &p| all | p);
+        if self.pass != Pass::None {
+            // The cards the observer received may have been passed before its search began
+            // (unseen), so its hand is not the same in every determinization: any card still
+            // out, but never a card the mover has proven it does not hold.
+            return unplayed - self.excluded[mover];
+        }
+        possible_cards(
+            mover,
+            observer,
+            self.hands[observer],
+            unplayed,
+            self.excluded[mover],
+        )
     }
 }
 

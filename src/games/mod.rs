@@ -6,6 +6,7 @@
 use crate::game::{DealError, HiddenInfo, Rng, Seat};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
+pub mod asmacag;
 pub mod bisca;
 pub mod coinguess;
 pub mod hearts;
@@ -15,6 +16,7 @@ pub mod sueca;
 pub mod tricks;
 pub mod unseen;
 
+pub use asmacag::Asmacag;
 pub use bisca::Bisca;
 pub use coinguess::CoinGuess;
 pub use hearts::Hearts;
@@ -82,6 +84,7 @@ pub fn all() -> Vec<GameInfo> {
         info::<Sueca>(),
         info::<Bisca>(),
         info::<Hearts>(),
+        info::<Asmacag>(),
         info::<Pentago>(),
     ]
 }
@@ -100,6 +103,7 @@ pub fn dispatch<V: GameVisitor>(spec: &Spec, visitor: V) -> Result<V::Output, Sp
         Hearts::NAME => visit_with::<Hearts, V>(spec, visitor),
         Sueca::NAME => visit_with::<Sueca, V>(spec, visitor),
         Bisca::NAME => visit_with::<Bisca, V>(spec, visitor),
+        Asmacag::NAME => visit_with::<Asmacag, V>(spec, visitor),
         Pentago::NAME => visit_with::<Pentago, V>(spec, visitor),
         other => Err(SpecError(format!(
             "unknown game '{other}' (known: {})",

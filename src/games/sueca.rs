@@ -44,7 +44,7 @@ use std::hint::select_unpredictable;
 
 use crate::cards::{Card, CardList, CardSet, Suit};
 use crate::deal::MAX_HOLDERS;
-use crate::game::{DealError, Draws, Game, HiddenInfo, Rng, Seat};
+use crate::game::{DealError, Draws, Game, HiddenInfo, Rng, Seat, possible_cards};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 use super::GameDef;
@@ -103,6 +103,11 @@ impl Default for SuecaConfig {
 }
 
 impl Sueca {
+    /// The card winning the trick in progress and its seat; `None` before the trick is led.
+    pub fn trick_best(&self) -> Option<(Card, Seat)> {
+        (!self.trick.is_empty()).then_some((self.best, self.best_seat as Seat))
+    }
+
     /// A game from explicit hands, dealer and turned-up card; errors name what is wrong.
     pub fn from_hands(
         hands: [CardSet; SEATS],
@@ -204,6 +209,10 @@ impl Sueca {
 }
 
 impl Game for Sueca {
+    fn exact() -> Option<&'static dyn crate::solver::Endgame<Sueca>> {
+        Some(&crate::solver::Exact::<Sueca>::NEW)
+    }
+
     type Move = Card;
     type Moves = CardSet;
 
@@ -429,6 +438,18 @@ impl HiddenInfo for Sueca {
 
     fn info_set(&self, observer: Seat) -> CardInfoSet<Sueca> {
         CardInfoSet::of(self, observer)
+    }
+
+    fn possible_moves(&self, observer: Seat) -> CardSet {
+        let mover = self.to_move as usize;
+        let unplayed = self.hands.iter().fold(CardSet::EMPTY, |all, &h| all | h);
+        possible_cards(
+            mover,
+            observer,
+            self.hands[observer],
+            unplayed,
+            self.voids[mover],
+        )
     }
 }
 

@@ -8,7 +8,7 @@
 
 use crate::cards::{Card, CardSet, Rank, Suit};
 use crate::deal::MAX_HOLDERS;
-use crate::game::{DealError, Game, HiddenInfo, Rng, Seat};
+use crate::game::{DealError, Game, HiddenInfo, Rng, Seat, possible_cards};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 use super::GameDef;
@@ -19,6 +19,18 @@ impl HiddenInfo for Tricks {
 
     fn info_set(&self, observer: Seat) -> CardInfoSet<Tricks> {
         CardInfoSet::of(self, observer)
+    }
+
+    fn possible_moves(&self, observer: Seat) -> CardSet {
+        let mover = self.to_move as usize;
+        let unplayed = DECK - self.played[0] - self.played[1];
+        possible_cards(
+            mover,
+            observer,
+            self.hands[observer],
+            unplayed,
+            self.voids[mover],
+        )
     }
 }
 
@@ -55,6 +67,11 @@ pub struct Tricks {
 }
 
 impl Tricks {
+    /// The card led to the trick in progress, if one has been.
+    pub fn lead(&self) -> Option<Card> {
+        self.lead
+    }
+
     /// A game from explicit hands and stock; errors unless they split the pack 4/4/4.
     pub fn from_hands(hands: [CardSet; 2], stock: CardSet) -> Result<Tricks, DealError> {
         let all = hands[0] | hands[1] | stock;
@@ -86,6 +103,10 @@ impl Tricks {
 }
 
 impl Game for Tricks {
+    fn exact() -> Option<&'static dyn crate::solver::Endgame<Tricks>> {
+        Some(&crate::solver::Exact::<Tricks>::NEW)
+    }
+
     type Move = Card;
     type Moves = CardSet;
 

@@ -117,6 +117,26 @@ pub trait HiddenCards: Game + PartialEq {
     fn completions(&self, _observer: Seat) -> u128 {
         1
     }
+    /// Calls `f` with each of the [`completions`](HiddenCards::completions) of a split once,
+    /// in a fixed order, and returns true; returns false without calling `f` if the game cannot
+    /// list them. The default lists the one completion of a game whose split decides the state.
+    fn for_each_completion(
+        &self,
+        observer: Seat,
+        parts: &[CardSet; MAX_HOLDERS],
+        f: &mut dyn FnMut(Self),
+    ) -> bool {
+        if self.completions(observer) != 1 {
+            return false;
+        }
+        // Nothing is left to chance, so the generator is never read.
+        f(self.with_unseen(
+            observer,
+            parts,
+            &mut <Rng as rand::SeedableRng>::seed_from_u64(0),
+        ));
+        true
+    }
     /// The seat to move as the observer of this public part knows it.
     fn public_seat_to_move(&self, observer: Seat) -> Option<Seat>;
     /// True when the game is over (read from the public part).
@@ -182,6 +202,23 @@ impl<G: HiddenCards> DealSampler<G> for CardSampler<G> {
 
     fn count(&self) -> u128 {
         self.deal.count().saturating_mul(self.completions)
+    }
+
+    fn for_each_state(&self, f: &mut dyn FnMut(G)) -> bool {
+        let o = self.observer as Seat;
+        // Whether the game lists its completions is the same for every split: ask with the
+        // first and stop at once if it cannot.
+        let mut listed = true;
+        self.deal.for_each_deal(|split| {
+            if listed {
+                let mut parts = *split;
+                for (part, fixed) in parts.iter_mut().zip(self.fixed) {
+                    *part |= fixed;
+                }
+                listed = self.public.for_each_completion(o, &parts, f);
+            }
+        });
+        listed
     }
 }
 

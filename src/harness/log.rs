@@ -134,6 +134,74 @@ pub fn read_log(path: &Path) -> Result<Vec<Logged>, LogError> {
     Ok(out)
 }
 
+/// A log opened to continue the run that wrote it: its whole games, and the file positioned
+/// for appending after the last of them.
+pub struct ResumedLog {
+    /// The games already logged, in file order.
+    pub records: Vec<GameRecord>,
+    /// The file, opened for appending (created when it did not exist).
+    pub file: std::fs::File,
+    /// Set when the last line was cut short (a run killed mid-write): what was dropped.
+    pub warning: Option<String>,
+}
+
+/// Opens the log at `path` to continue the run that wrote it (`--out` given again). A last line
+/// without its newline is what a killed run leaves: it is cut off the file and reported in
+/// [`ResumedLog::warning`], never an error. Any other line that is not a game is an error naming
+/// it.
+pub fn resume_log(path: &Path) -> Result<ResumedLog, LogError> {
+    let io = |e: std::io::Error| LogError::Io {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    };
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .append(true)
+        .create(true)
+        .open(path)
+        .map_err(io)?;
+    let text = std::fs::read(path).map_err(io)?;
+    // Everything up to the last newline is whole lines; anything after it was being written
+    // when the run stopped.
+    let whole = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let mut warning = None;
+    if whole < text.len() {
+        let lines = text[..whole].iter().filter(|&&b| b == b'\n').count();
+        warning = Some(format!(
+            "{} line {}: ignoring an unfinished game ({} bytes, no end of line) left by a run \
+             that was stopped; it will be played again",
+            path.display(),
+            lines + 1,
+            text.len() - whole
+        ));
+        file.set_len(whole as u64).map_err(io)?;
+    }
+    let text = String::from_utf8_lossy(&text[..whole]);
+    let mut records = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match parse_record(line) {
+            Ok(r) => records.push(r),
+            Err(message) => {
+                return Err(LogError::Corrupt {
+                    origin: Origin {
+                        path: path.to_path_buf(),
+                        line: i + 1,
+                    },
+                    message,
+                });
+            }
+        }
+    }
+    Ok(ResumedLog {
+        records,
+        file,
+        warning,
+    })
+}
+
 /// The game with 0-based index `index` among the non-blank lines of a log (so game `k` is line
 /// `k + 1` of a log written by `cardsearch match`). Only that line has to be a valid record.
 pub fn read_game(path: &Path, index: usize) -> Result<Logged, LogError> {
@@ -671,7 +739,7 @@ fn export_tree<G: GameDef>(
     availability: bool,
 ) -> Option<TreeExport> {
     use crate::search::{NodeId, Tree};
-    fn node<M: Copy + fmt::Display>(
+    fn node<M: crate::game::TreeMove + fmt::Display>(
         tree: &Tree<M>,
         id: NodeId,
         parent: Option<NodeId>,
@@ -681,9 +749,9 @@ fn export_tree<G: GameDef>(
     ) -> TreeNode {
         let is_root = parent.is_none();
         let n = tree.node(id);
-        let mut children: Vec<(NodeId, u64)> = tree
+        let mut children: Vec<(NodeId, u64, u8)> = tree
             .children(id)
-            .map(|(c, child)| (c, child.visits() as u64))
+            .map(|(c, child)| (c, child.visits() as u64, child.birth()))
             .collect();
         // ISMCTS roots keep no visit count of their own (every iteration passes through exactly
         // one root child), so a root's visits are its children's.
@@ -692,15 +760,15 @@ fn export_tree<G: GameDef>(
         } else {
             n.visits() as u64
         };
-        // Most visited first; the arena order (newest first) breaks ties, which is stable.
-        children.sort_by_key(|c| std::cmp::Reverse(c.1));
+        // Most visited first; of equal visits, the child made last (as selection breaks ties).
+        children.sort_by_key(|c| std::cmp::Reverse((c.1, c.2)));
         let cut = if depth == 0 { children.len() } else { 0 };
         let children = if depth == 0 {
             Vec::new()
         } else {
             children
                 .iter()
-                .map(|&(c, _)| node(tree, c, Some(id), visits, depth - 1, availability))
+                .map(|&(c, ..)| node(tree, c, Some(id), visits, depth - 1, availability))
                 .collect()
         };
         TreeNode {

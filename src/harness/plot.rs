@@ -1,9 +1,11 @@
-//! SVG plots of scaling runs (plotters' SVG backend: no system libraries needed).
+//! SVG plots of scaling runs, strength curves and tournament ratings (plotters' SVG backend: no
+//! system libraries needed).
 
 use std::path::Path;
 
 use plotters::prelude::*;
 
+use super::ratings::Rating;
 use super::scaling::ScaleRow;
 
 const COLORS: [RGBColor; 5] = [BLUE, RED, GREEN, MAGENTA, CYAN];
@@ -123,6 +125,68 @@ pub fn scaling_svg(rows: &[ScaleRow], title: &str, path: &Path) -> Result<(), St
                 .map_err(|e| err(&e))?;
         }
     }
+    root.present().map_err(|e| err(&e))
+}
+
+/// Draws each agent's rating with its 95% interval as an error bar, strongest first.
+pub fn ratings_svg(ratings: &[Rating], title: &str, path: &Path) -> Result<(), String> {
+    let err = |e: &dyn std::fmt::Display| format!("cannot draw {}: {e}", path.display());
+    let mut sorted: Vec<&Rating> = ratings.iter().collect();
+    sorted.sort_by(|a, b| b.elo.total_cmp(&a.elo));
+    let lo = sorted.iter().map(|r| r.low).fold(0.0, f64::min);
+    let hi = sorted.iter().map(|r| r.high).fold(0.0, f64::max);
+    let pad = ((hi - lo) * 0.1).max(10.0);
+    let n = sorted.len();
+    let width = (160 + 110 * n as u32).max(500);
+    let root = SVGBackend::new(path, (width, 450)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 18))
+        .margin(15)
+        .x_label_area_size(60)
+        .y_label_area_size(55)
+        .build_cartesian_2d(-0.5..n as f64 - 0.5, lo - pad..hi + pad)
+        .map_err(|e| err(&e))?;
+    let label = |x: &f64| {
+        let i = x.round();
+        if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < n {
+            // Full specs list every option; their start tells agents apart on a plot.
+            let name = &sorted[i as usize].agent;
+            match name.char_indices().nth(24) {
+                Some((cut, _)) => format!("{}…", &name[..cut]),
+                None => name.clone(),
+            }
+        } else {
+            String::new()
+        }
+    };
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(2 * n + 1)
+        .x_label_formatter(&label)
+        .y_desc("Elo")
+        .draw()
+        .map_err(|e| err(&e))?;
+    chart
+        .draw_series(LineSeries::new(
+            [(-0.5, 0.0), (n as f64 - 0.5, 0.0)],
+            BLACK.mix(0.3),
+        ))
+        .map_err(|e| err(&e))?;
+    chart
+        .draw_series(sorted.iter().enumerate().map(|(i, r)| {
+            ErrorBar::new_vertical(i as f64, r.low, r.elo, r.high, BLUE.filled(), 12)
+        }))
+        .map_err(|e| err(&e))?;
+    chart
+        .draw_series(
+            sorted
+                .iter()
+                .enumerate()
+                .map(|(i, r)| Circle::new((i as f64, r.elo), 4, BLUE.filled())),
+        )
+        .map_err(|e| err(&e))?;
     root.present().map_err(|e| err(&e))
 }
 

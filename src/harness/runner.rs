@@ -4,7 +4,7 @@
 //! seat), never from scheduling, so `--jobs 8` gives the same games as `--jobs 1` when searches
 //! are iteration-bounded and sequential.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -363,7 +363,9 @@ pub fn play_game<G: GameDef>(
     }))
 }
 
-fn agents_spec<G: GameDef>(spec: &Spec) -> String {
+/// The full spec an agent writes into the log (defaults filled in), or the spec as given when it
+/// does not build.
+pub fn agents_spec<G: GameDef>(spec: &Spec) -> String {
     agents::build::<G>(spec)
         .map(|a| a.spec())
         .unwrap_or_else(|_| spec.to_string())
@@ -409,10 +411,50 @@ pub fn run_match<G: GameDef>(
     config: &G::Config,
     observer: &mut dyn MatchObserver,
 ) -> Result<MatchReport, String> {
+    run_match_resuming::<G>(cfg, config, Vec::new(), observer)
+}
+
+/// Checks that a logged game belongs to the match `cfg` plays (same game, seed, agents, budget
+/// and seating scheme), naming the first field that differs.
+pub fn check_belongs<G: GameDef>(
+    cfg: &MatchConfig,
+    seatings_per_deal: usize,
+    r: &GameRecord,
+) -> Result<(), String> {
+    let want = [
+        ("game", cfg.game.to_string(), r.game.clone()),
+        ("seed", cfg.seed.to_string(), r.seed.to_string()),
+        ("agent_a", agents_spec::<G>(&cfg.a), r.agent_a.clone()),
+        ("agent_b", agents_spec::<G>(&cfg.b), r.agent_b.clone()),
+        ("budget", cfg.budget.describe(), r.budget.clone()),
+        (
+            "seatings_per_deal",
+            seatings_per_deal.to_string(),
+            r.seatings_per_deal.to_string(),
+        ),
+    ];
+    match want.into_iter().find(|(_, w, g)| w != g) {
+        Some((field, w, g)) => Err(format!(
+            "logged deal {} seating {} is from another match: {field} is '{g}', not '{w}'",
+            r.deal_index, r.seating_index
+        )),
+        None => Ok(()),
+    }
+}
+
+/// [`run_match`] that continues a match from the games it already finished (read back from its
+/// log): those games are not played again, and the report is the one an uninterrupted run gives
+/// (deals are folded in index order either way). Games of deals outside this run (another shard,
+/// beyond `deals`) are ignored; a game of another match or one given twice is an error. The
+/// observer hears of the new games only.
+pub fn run_match_resuming<G: GameDef>(
+    cfg: &MatchConfig,
+    config: &G::Config,
+    finished: Vec<GameRecord>,
+    observer: &mut dyn MatchObserver,
+) -> Result<MatchReport, String> {
     let probe: G = deal_for(config, cfg.seed, 0);
-    let n = probe.num_seats();
-    let partners = n == 4 && probe.team(0) == probe.team(2) && probe.team(0) != probe.team(1);
-    let plan = seatings(n, partners, cfg.lineup);
+    let (n, partners, plan) = seating_plan(&probe, cfg.lineup);
     build_agents::<G>(&cfg.a, &cfg.b, &plan[0])?;
     if cfg.deals == 0 {
         return Err("--deals must be at least 1".to_string());
@@ -421,7 +463,7 @@ pub fn run_match<G: GameDef>(
     // shard's deal `i / seatings`, so a match of any size costs memory only for the games in
     // flight and the deals whose games are not all in.
     let (first_deal, step) = cfg.shard.unwrap_or((0, 1));
-    let shard_deals = cfg.deals.saturating_sub(first_deal).div_ceil(step);
+    let shard_deals = deals_in_run(cfg);
     let deal_of = |k: u64| first_deal + k * step;
     let total = shard_deals.saturating_mul(plan.len() as u64);
     let mut report = MatchReport {
@@ -440,15 +482,66 @@ pub fn run_match<G: GameDef>(
         .map(|a| a.is_cheating())
         .unwrap_or(false);
 
+    let in_run = |d: u64| d < cfg.deals && d >= first_deal && (d - first_deal).is_multiple_of(step);
+    let mut pending: BTreeMap<u64, Vec<GameRecord>> = BTreeMap::new();
+    let mut skip: HashSet<(u64, usize)> = HashSet::new();
+    for r in finished {
+        check_belongs::<G>(cfg, plan.len(), &r)?;
+        if !in_run(r.deal_index) {
+            continue;
+        }
+        if plan.get(r.seating_index) != Some(&r.seats) {
+            return Err(format!(
+                "logged deal {} seating {} has seats {:?}, expected {:?}",
+                r.deal_index,
+                r.seating_index,
+                r.seats,
+                plan.get(r.seating_index)
+            ));
+        }
+        if !skip.insert((r.deal_index, r.seating_index)) {
+            return Err(format!(
+                "logged deal {} seating {} appears twice",
+                r.deal_index, r.seating_index
+            ));
+        }
+        pending.entry(r.deal_index).or_default().push(r);
+    }
+    let mut order = (0..shard_deals).map(deal_of).peekable();
+    let mut done = skip.len() as u64;
+    // Deals are folded into the report in index order, whatever order games finish in, so
+    // the statistics (and the SPRT stopping point) do not depend on scheduling.
+    let mut fold = |pending: &mut BTreeMap<u64, Vec<GameRecord>>, report: &mut MatchReport| {
+        while let Some(&d) = order.peek() {
+            if report.sprt.is_some_and(|s| s != SprtDecision::Continue) {
+                return true;
+            }
+            match pending.get(&d) {
+                Some(g) if g.len() == plan.len() => {
+                    let mut games = pending.remove(&d).expect("present");
+                    games.sort_by_key(|g| g.seating_index);
+                    report.add_deal(&games);
+                    order.next();
+                    if let Some(sprt) = cfg.sprt {
+                        report.sprt = Some(sprt.decide(&report.tally));
+                    }
+                }
+                _ => break,
+            }
+        }
+        report.sprt.is_some_and(|s| s != SprtDecision::Continue)
+    };
+    let decided = fold(&mut pending, &mut report);
+
     let next = AtomicU64::new(0);
-    let stop = AtomicBool::new(false);
+    let stop = AtomicBool::new(decided);
     let (tx, rx) = crossbeam::channel::unbounded::<Result<Option<GameRecord>, String>>();
     let mut failure = None;
     let workers = (cfg.jobs.max(1) as u64).min(total).max(1);
     std::thread::scope(|scope| {
         for _ in 0..workers {
             let tx = tx.clone();
-            let (next, stop, plan) = (&next, &stop, &plan);
+            let (next, stop, plan, skip) = (&next, &stop, &plan, &skip);
             scope.spawn(move || {
                 while !stop.load(Ordering::Relaxed) {
                     let i = next.fetch_add(1, Ordering::Relaxed);
@@ -459,6 +552,9 @@ pub fn run_match<G: GameDef>(
                         deal_of(i / plan.len() as u64),
                         (i % plan.len() as u64) as usize,
                     );
+                    if skip.contains(&(deal, seating)) {
+                        continue;
+                    }
                     let r = play_game::<G>(cfg, config, deal, seating, &plan[seating], plan.len());
                     if tx.send(r).is_err() {
                         break;
@@ -467,11 +563,6 @@ pub fn run_match<G: GameDef>(
             });
         }
         drop(tx);
-        // Deals are folded into the report in index order, whatever order games finish in, so
-        // the statistics (and the SPRT stopping point) do not depend on scheduling.
-        let mut pending: BTreeMap<u64, Vec<GameRecord>> = BTreeMap::new();
-        let mut order = (0..shard_deals).map(deal_of).peekable();
-        let mut done = 0;
         for r in rx.iter() {
             let record = match r {
                 Ok(Some(rec)) => rec,
@@ -492,26 +583,8 @@ pub fn run_match<G: GameDef>(
                 .entry(record.deal_index)
                 .or_default()
                 .push(record.clone());
-            while let Some(&d) = order.peek() {
-                if report.sprt.is_some_and(|s| s != SprtDecision::Continue) {
-                    break;
-                }
-                match pending.get(&d) {
-                    Some(g) if g.len() == plan.len() => {
-                        let mut games = pending.remove(&d).expect("present");
-                        games.sort_by_key(|g| g.seating_index);
-                        report.add_deal(&games);
-                        order.next();
-                        if let Some(sprt) = cfg.sprt {
-                            let decision = sprt.decide(&report.tally);
-                            report.sprt = Some(decision);
-                            if decision != SprtDecision::Continue {
-                                stop.store(true, Ordering::Relaxed);
-                            }
-                        }
-                    }
-                    _ => break,
-                }
+            if fold(&mut pending, &mut report) {
+                stop.store(true, Ordering::Relaxed);
             }
             observer.game_finished(&record, &report, done, total);
         }
@@ -520,6 +593,26 @@ pub fn run_match<G: GameDef>(
         Some(e) => Err(e),
         None => Ok(report),
     }
+}
+
+/// Seats, whether seats 0 and 2 are partners, and the seatings each deal is played with.
+fn seating_plan<G: GameDef>(probe: &G, lineup: Lineup) -> (usize, bool, Vec<Vec<Side>>) {
+    let n = probe.num_seats();
+    let partners = n == 4 && probe.team(0) == probe.team(2) && probe.team(0) != probe.team(1);
+    (n, partners, seatings(n, partners, lineup))
+}
+
+/// Deals this run of the match plays (its shard's).
+fn deals_in_run(cfg: &MatchConfig) -> u64 {
+    let (first_deal, step) = cfg.shard.unwrap_or((0, 1));
+    cfg.deals.saturating_sub(first_deal).div_ceil(step)
+}
+
+/// Games this run of the match plays when it runs to the end: its shard's deals times the
+/// seatings of each.
+pub fn games_in_run<G: GameDef>(cfg: &MatchConfig, config: &G::Config) -> u64 {
+    let probe: G = deal_for(config, cfg.seed, 0);
+    deals_in_run(cfg).saturating_mul(seating_plan(&probe, cfg.lineup).2.len() as u64)
 }
 
 /// True when the game reports match units; they exist only at the end, so play one random game.

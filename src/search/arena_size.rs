@@ -1,11 +1,13 @@
-//! How many nodes a search's arenas get: enough for the budget, within what the machine has.
+//! How many slots a search's arenas get: enough for the budget, within what the machine has.
 //!
-//! Every search algorithm here adds at most one node per iteration, so an iteration budget says
-//! exactly how many nodes a search can need. A time budget does not: its arena is sized for a
-//! generous iteration rate per thread over the whole time, capped by the machine's memory. Arenas
-//! reserve address space and the operating system commits pages only as nodes are written, so a
-//! large reservation costs nothing until it is used; the cap keeps one search within half the
-//! machine's memory even if it runs at that rate for the whole budget.
+//! Every search algorithm here takes at most a fixed number of slots per iteration (one
+//! children block and what its making may leave unused, [`SlotCosts`]), so an iteration budget
+//! bounds how many slots a search can need. A time budget does not: its arena is sized for a
+//! generous iteration rate per thread over the whole time, capped by the machine's memory.
+//! Arenas reserve address space and the operating system commits pages only as slots are
+//! written, so a large reservation costs nothing until it is used (a search commits its real
+//! use, about 4-5 slots per ISMCTS iteration, not the bound); the cap keeps one search within
+//! half the machine's memory even if it runs at that rate for the whole budget.
 
 use super::budget::Budget;
 
@@ -14,9 +16,17 @@ use super::budget::Budget;
 /// before the memory cap does.
 pub const SIZING_RATE_PER_THREAD: u64 = 8_000_000;
 
-/// Nodes over the budget's own count: roots, the padding of shared roots, and the partly used
-/// slot blocks of racing threads.
-const SLACK: u64 = 4096;
+/// The most slots a search can take, by what takes them (from the tree's layout:
+/// [`super::Tree::MAX_SLOTS_PER_ITERATION`] and the like).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SlotCosts {
+    /// Per iteration.
+    pub iteration: u64,
+    /// Per root, beyond its iterations.
+    pub root: u64,
+    /// Per thread of a tree, beyond its iterations.
+    pub thread: u64,
+}
 
 /// The memory the arenas of one search may use when the machine's size cannot be read.
 const FALLBACK_MEMORY: u64 = 4 << 30;
@@ -35,27 +45,35 @@ pub fn machine_nodes(bytes_per_node: usize) -> u64 {
 }
 
 /// The capacity each of `trees` arenas needs for a search with `budget` run by `threads`
-/// threads and `roots` roots per tree, at most `cap` (the spec's `max_nodes`, or the machine's
-/// share per tree).
-pub fn nodes_per_tree(budget: &Budget, threads: usize, trees: usize, roots: u32, cap: u64) -> u64 {
+/// threads and `roots` roots per tree, taking at most `costs` slots, at most `cap` (the spec's
+/// `max_nodes`, or the machine's share per tree).
+pub fn slots_per_tree(
+    budget: &Budget,
+    threads: usize,
+    trees: usize,
+    roots: u32,
+    costs: SlotCosts,
+    cap: u64,
+) -> u64 {
     let trees = trees.max(1) as u64;
+    let per_tree_threads = (threads as u64).div_ceil(trees);
     let by_iterations = budget.iterations.map(|n| n.div_ceil(trees));
     let by_time = budget.time.map(|t| {
-        let per_tree_threads = (threads as u64).div_ceil(trees);
         let millis = t.as_millis().min(u64::MAX as u128) as u64;
         millis
             .saturating_mul(SIZING_RATE_PER_THREAD / 1000)
             .saturating_mul(per_tree_threads)
     });
-    let needed = match (by_iterations, by_time) {
+    let iterations = match (by_iterations, by_time) {
         (Some(i), Some(t)) => i.min(t),
         (Some(i), None) => i,
         (None, Some(t)) => t,
         (None, None) => u64::MAX,
     };
-    needed
-        .saturating_add(roots as u64)
-        .saturating_add(SLACK)
+    iterations
+        .saturating_mul(costs.iteration)
+        .saturating_add((roots as u64).saturating_mul(1 + costs.root))
+        .saturating_add(per_tree_threads.saturating_mul(costs.thread))
         .min(cap)
         .max(roots as u64 + 1)
 }
@@ -67,20 +85,29 @@ mod tests {
 
     #[test]
     fn iteration_budgets_get_what_they_can_use_and_time_budgets_the_rate() {
-        let cap = 1 << 30;
+        let cap = 1 << 40;
+        let costs = SlotCosts {
+            iteration: 3,
+            root: 5,
+            thread: 7,
+        };
+        let slots = |budget: &Budget, threads, trees, roots, cap| {
+            slots_per_tree(budget, threads, trees, roots, costs, cap)
+        };
         assert_eq!(
-            nodes_per_tree(&Budget::iterations(1000), 1, 1, 1, cap),
-            1000 + 1 + SLACK
+            slots(&Budget::iterations(1000), 1, 1, 1, cap),
+            1000 * 3 + 6 + 7
         );
-        // Root parallelism splits the iterations among the trees.
+        // Root parallelism splits the iterations among the trees, a thread each.
         assert_eq!(
-            nodes_per_tree(&Budget::iterations(1000), 4, 4, 1, cap),
-            250 + 1 + SLACK
+            slots(&Budget::iterations(1000), 4, 4, 1, cap),
+            250 * 3 + 6 + 7
         );
+        // Two threads on one tree.
         let time = Budget::millis(50);
         assert_eq!(
-            nodes_per_tree(&time, 2, 1, 1, cap),
-            50 * (SIZING_RATE_PER_THREAD / 1000) * 2 + 1 + SLACK
+            slots(&time, 2, 1, 1, cap),
+            50 * (SIZING_RATE_PER_THREAD / 1000) * 2 * 3 + 6 + 2 * 7
         );
         // Both limits: the smaller.
         let both = Budget {
@@ -88,10 +115,12 @@ mod tests {
             time: Some(Duration::from_secs(1)),
             stop: None,
         };
-        assert_eq!(nodes_per_tree(&both, 1, 1, 20, cap), 10 + 20 + SLACK);
+        assert_eq!(slots(&both, 1, 1, 20, cap), 10 * 3 + 20 * 6 + 7);
         // The cap wins, but never below the roots.
-        assert_eq!(nodes_per_tree(&Budget::millis(60_000), 2, 1, 1, 5000), 5000);
-        assert_eq!(nodes_per_tree(&Budget::iterations(5), 1, 1, 50, 10), 51);
+        assert_eq!(slots(&Budget::millis(60_000), 2, 1, 1, 5000), 5000);
+        assert_eq!(slots(&Budget::iterations(5), 1, 1, 50, 10), 51);
+        // No limit at all saturates to the cap.
+        assert_eq!(slots(&Budget::default(), 1, 1, 1, cap), cap);
     }
 
     #[test]

@@ -80,8 +80,19 @@ impl Budget {
         }
     }
 
-    /// An agent's `own` budget (from its spec) in place of this one's limits, this one's stop
-    /// signal kept; this budget when the agent has none.
+    /// True when the stop signal, if any, has been raised.
+    #[inline]
+    pub fn stopped(&self) -> bool {
+        self.stop.as_ref().is_some_and(StopSignal::is_raised)
+    }
+
+    /// The deadline of a search that starts at `start`, if time-limited.
+    pub fn deadline(&self, start: Instant) -> Option<Instant> {
+        self.time.map(|t| start + t)
+    }
+
+    /// This budget with its limits replaced by `own`'s when there is one (an agent spec's own
+    /// budget), keeping this one's stop signal.
     pub fn replaced_by(self, own: Option<&Budget>) -> Budget {
         match own {
             Some(own) => Budget {
@@ -92,15 +103,13 @@ impl Budget {
         }
     }
 
-    /// True when the stop signal, if any, has been raised.
-    #[inline]
-    pub fn stopped(&self) -> bool {
-        self.stop.as_ref().is_some_and(StopSignal::is_raised)
-    }
-
-    /// The deadline of a search that starts at `start`, if time-limited.
-    pub fn deadline(&self, start: Instant) -> Option<Instant> {
-        self.time.map(|t| start + t)
+    /// This budget less the time spent since `start` (preparing the search): a move's clock
+    /// runs from the moment the agent is asked.
+    pub fn charged_from(self, start: Instant) -> Budget {
+        Budget {
+            time: self.time.map(|t| t.saturating_sub(start.elapsed())),
+            ..self
+        }
     }
 
     /// Short text such as `1000 it` or `50 ms` or `1000 it / 50 ms`.
@@ -169,6 +178,18 @@ impl BudgetClock {
     /// The iteration limit (`u64::MAX` when only time is limited).
     pub fn max_iterations(&self) -> u64 {
         self.max_iterations
+    }
+
+    /// The clock of worker `i` of `n` that split this budget: the same deadline and stop
+    /// signal and an equal share of the iterations (the first `max % n` workers do one more).
+    pub fn portion(&self, i: usize, n: usize) -> BudgetClock {
+        let (i, n) = (i as u64, n as u64);
+        let max = self.max_iterations;
+        self.share(if max == u64::MAX {
+            max
+        } else {
+            max / n + u64::from(i < max % n)
+        })
     }
 }
 

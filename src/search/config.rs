@@ -4,12 +4,15 @@ use std::fmt;
 use std::time::Duration;
 
 use crate::limits;
+use crate::solver::hybrid::{
+    EndgameConfig, OPT_ENDGAME, OPT_ENDGAME_DEALS, OPT_ENDGAME_PICK, OPT_LEAF_SOLVE,
+};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 use super::budget::Budget;
 use super::reward::RewardFn;
 use super::rollout::{Playout, Rollout};
-use super::tree::Tree;
+use super::tree::MAX_CAPACITY;
 
 /// Which search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,6 +97,8 @@ pub struct SearchConfig {
     pub max_nodes: Option<u32>,
     /// A budget that overrides the match's, when the spec sets `iterations` or `time_ms`.
     pub budget: Option<Budget>,
+    /// The exact endgame and the solver leaf evaluator (`endgame`, `leaf_solve`, ...).
+    pub endgame: EndgameConfig,
     /// The playout policy and reward function.
     pub rollout: Rollout,
 }
@@ -103,6 +108,10 @@ pub use crate::limits::MAX_THREADS;
 
 /// Default exploration constant, as in the note.
 pub const DEFAULT_C: f64 = 0.7;
+/// The reward of `preset=strong`: win first, then margin. Against positive win or loss at equal
+/// iterations it wins as often and takes 6–7.5 more card points a game in Sueca and Bisca (match
+/// units too, in Sueca at 1,000 iterations); docs/results.md.
+pub const STRONG_REWARD: RewardFn = RewardFn::Mix { weight: 0.3 };
 /// Default number of PIMC determinizations.
 pub const DEFAULT_DETS: u32 = 20;
 /// Default virtual loss per thread.
@@ -126,9 +135,9 @@ const OPT_TIME: OptionDoc = OptionDoc {
 const OPT_MAX_NODES: OptionDoc = OptionDoc {
     key: "max_nodes",
     default: "auto",
-    help: "most tree nodes of one search over all its trees (32 bytes each for card games); auto \
-           sizes the tree from the budget within half the machine's memory; a full tree stops \
-           growing and decisions report it",
+    help: "most tree slots of one search over all its trees (32 bytes each for card games; a \
+           node's children take a slot per possible move); auto sizes the tree from the budget \
+           within half the machine's memory; a full tree stops growing and decisions report it",
 };
 const OPT_PARALLEL: OptionDoc = OptionDoc {
     key: "parallel",
@@ -168,6 +177,13 @@ const OPT_EPSILON: OptionDoc = OptionDoc {
     default: "0.1",
     help: "heuristic playouts: probability of a uniformly random move instead of the rule's",
 };
+const OPT_PRESET: OptionDoc = OptionDoc {
+    key: "preset",
+    default: "none",
+    help: "none | strong: the strongest measured settings as defaults (today reward=mix:w=0.3, \
+           the reward with which more iterations buy strength; docs/results.md); options given \
+           beside it override it",
+};
 const OPT_REWARD: OptionDoc = OptionDoc {
     key: "reward",
     default: "pwl",
@@ -177,6 +193,7 @@ const OPT_REWARD: OptionDoc = OptionDoc {
 
 /// Options of the `ismcts` and `uct` agents.
 pub const SEARCH_OPTIONS: &[OptionDoc] = &[
+    OPT_PRESET,
     OPT_C,
     OPT_PLAYOUT,
     OPT_EPSILON,
@@ -187,12 +204,17 @@ pub const SEARCH_OPTIONS: &[OptionDoc] = &[
     OPT_PARALLEL,
     OPT_THREADS,
     OPT_VIRTUAL_LOSS,
+    OPT_ENDGAME,
+    OPT_ENDGAME_PICK,
+    OPT_ENDGAME_DEALS,
+    OPT_LEAF_SOLVE,
 ];
 
 /// Options of the `pimc` agent: `dets` and the common ones.
 pub const PIMC_OPTIONS: &[OptionDoc] = &[
     OPT_DETS,
     OPT_VOTE,
+    OPT_PRESET,
     OPT_C,
     OPT_PLAYOUT,
     OPT_EPSILON,
@@ -203,7 +225,62 @@ pub const PIMC_OPTIONS: &[OptionDoc] = &[
     OPT_PARALLEL,
     OPT_THREADS,
     OPT_VIRTUAL_LOSS,
+    OPT_ENDGAME,
+    OPT_ENDGAME_PICK,
+    OPT_ENDGAME_DEALS,
 ];
+
+/// An agent spec's own budget (`iterations=` and/or `time_ms=`, each within its limit), which
+/// replaces the match's; `None` when it sets neither.
+pub fn budget_from_spec(spec: &Spec) -> Result<Option<Budget>, SpecError> {
+    let err = |msg: String| SpecError(format!("{}: {msg}", spec.name));
+    let iterations: Option<u64> = match spec.raw("iterations") {
+        None => None,
+        Some(_) => Some(spec.get("iterations", 0u64)?),
+    };
+    let time_ms: Option<u64> = match spec.raw("time_ms") {
+        None => None,
+        Some(_) => Some(spec.get("time_ms", 0u64)?),
+    };
+    if let Some(n) = iterations {
+        limits::positive_at_most("iterations", n, limits::MAX_ITERATIONS).map_err(err)?;
+    }
+    if let Some(t) = time_ms {
+        limits::positive_at_most("time_ms", t, limits::MAX_TIME_MS).map_err(err)?;
+    }
+    Ok((iterations.is_some() || time_ms.is_some()).then(|| Budget {
+        iterations,
+        time: time_ms.map(Duration::from_millis),
+        stop: None,
+    }))
+}
+
+/// A spec's own budget written out as `budget_from_spec` reads it back.
+pub fn budget_text(budget: Option<&Budget>) -> Vec<String> {
+    let mut parts = Vec::new();
+    if let Some(b) = budget {
+        if let Some(n) = b.iterations {
+            parts.push(format!("iterations={n}"));
+        }
+        if let Some(t) = b.time {
+            parts.push(format!("time_ms={}", t.as_millis()));
+        }
+    }
+    parts
+}
+
+/// The UCB exploration constant `c` of a spec: finite, from 0 to its limit.
+pub fn exploration_from_spec(spec: &Spec, default: f64) -> Result<f64, SpecError> {
+    let c: f64 = spec.get("c", default)?;
+    if !c.is_finite() || !(0.0..=limits::MAX_EXPLORATION).contains(&c) {
+        return Err(SpecError(format!(
+            "{}: c={c} must be a number from 0 to {}",
+            spec.name,
+            limits::MAX_EXPLORATION
+        )));
+    }
+    Ok(c)
+}
 
 impl SearchConfig {
     /// A sequential configuration with the defaults.
@@ -216,6 +293,7 @@ impl SearchConfig {
             virtual_loss: DEFAULT_VIRTUAL_LOSS,
             max_nodes: None,
             budget: None,
+            endgame: EndgameConfig::default(),
             rollout: Rollout::default(),
         }
     }
@@ -232,14 +310,10 @@ impl SearchConfig {
             }
             other => other,
         };
-        let c: f64 = spec.get("c", DEFAULT_C)?;
-        if !c.is_finite() || !(0.0..=limits::MAX_EXPLORATION).contains(&c) {
-            return Err(err(format!(
-                "c={c} must be a number from 0 to {}",
-                limits::MAX_EXPLORATION
-            )));
-        }
+        let c = exploration_from_spec(spec, DEFAULT_C)?;
+        let preset = spec.choice("preset", &["none", "strong"], "none")?;
         let reward = match spec.raw("reward") {
+            None if preset == "strong" => STRONG_REWARD,
             None => RewardFn::PositiveWinLoss,
             Some(text) => RewardFn::parse(text).map_err(err)?,
         };
@@ -288,34 +362,24 @@ impl SearchConfig {
             None | Some("auto") => None,
             Some(_) => {
                 let n: u64 = spec.get("max_nodes", 0u64)?;
-                if n <= roots || n > Tree::<()>::MAX_CAPACITY as u64 {
+                if n <= roots || n > MAX_CAPACITY as u64 {
                     return Err(err(format!(
                         "max_nodes={n} must be above the number of roots ({roots}) and at most {}",
-                        Tree::<()>::MAX_CAPACITY
+                        MAX_CAPACITY
                     )));
                 }
                 Some(n as u32)
             }
         };
-        let iterations: Option<u64> = match spec.raw("iterations") {
-            None => None,
-            Some(_) => Some(spec.get("iterations", 0u64)?),
-        };
-        let time_ms: Option<u64> = match spec.raw("time_ms") {
-            None => None,
-            Some(_) => Some(spec.get("time_ms", 0u64)?),
-        };
-        if let Some(n) = iterations {
-            limits::positive_at_most("iterations", n, limits::MAX_ITERATIONS).map_err(err)?;
+        let budget = budget_from_spec(spec)?;
+        let endgame = EndgameConfig::from_spec(spec)?;
+        if endgame.leaf > 0 && algorithm != Algorithm::Ismcts {
+            return Err(err("leaf_solve applies to ismcts only".into()));
         }
-        if let Some(t) = time_ms {
-            limits::positive_at_most("time_ms", t, limits::MAX_TIME_MS).map_err(err)?;
+        if endgame.leaf > 0 && rollout.playout != Playout::Random {
+            // The solver replaces the random playout only (`solver::leaf`).
+            return Err(err("leaf_solve applies to playout=random only".into()));
         }
-        let budget = (iterations.is_some() || time_ms.is_some()).then(|| Budget {
-            iterations,
-            time: time_ms.map(Duration::from_millis),
-            stop: None,
-        });
         Ok(SearchConfig {
             algorithm,
             c,
@@ -324,6 +388,7 @@ impl SearchConfig {
             virtual_loss,
             max_nodes,
             budget,
+            endgame,
             rollout,
         })
     }
@@ -341,14 +406,7 @@ impl SearchConfig {
             parts.push(format!("epsilon={epsilon}"));
         }
         parts.push(format!("reward={}", self.rollout.reward));
-        if let Some(b) = &self.budget {
-            if let Some(n) = b.iterations {
-                parts.push(format!("iterations={n}"));
-            }
-            if let Some(t) = b.time {
-                parts.push(format!("time_ms={}", t.as_millis()));
-            }
-        }
+        parts.extend(budget_text(self.budget.as_ref()));
         match self.max_nodes {
             Some(n) => parts.push(format!("max_nodes={n}")),
             None => parts.push("max_nodes=auto".into()),
@@ -358,6 +416,7 @@ impl SearchConfig {
         if self.parallel.is_tree() {
             parts.push(format!("virtual_loss={}", self.virtual_loss));
         }
+        parts.extend(self.endgame.options_text());
         parts.join(",")
     }
 }
@@ -388,6 +447,11 @@ mod tests {
             "ismcts:c=1.2,parallel=tree,threads=4,virtual_loss=0",
             "pimc:dets=7,iterations=500,time_ms=20,parallel=leaf,threads=2",
             "ismcts:parallel=tree-locked,threads=3,max_nodes=1000",
+            "ismcts:preset=strong,playout=heuristic,epsilon=0.25",
+            "pimc:reward=mix:w=0.5,vote=true",
+            "uct:reward=wl",
+            "ismcts:endgame=13,endgame_pick=vote,endgame_deals=50,leaf_solve=8",
+            "pimc:endgame=thesis",
         ] {
             let cfg = parse(text).unwrap();
             let name = text.split(':').next().unwrap();
@@ -403,6 +467,18 @@ mod tests {
             }
         );
         assert_eq!(cfg.c, 0.7);
+        assert_eq!(
+            parse("ismcts:preset=strong").unwrap().rollout.reward,
+            STRONG_REWARD
+        );
+        assert_eq!(
+            parse("ismcts:preset=strong,reward=sd")
+                .unwrap()
+                .rollout
+                .reward,
+            RewardFn::ScoreDifference,
+            "options beside a preset override it"
+        );
     }
 
     #[test]
@@ -422,7 +498,16 @@ mod tests {
             ("ismcts:iterations=lots", "iterations=lots"),
             ("ismcts:time_ms=0", "time_ms=0 must be from 1"),
             ("ismcts:dets=3", "unknown option dets"),
+            ("ismcts:endgame=soon", "endgame=soon"),
+            ("ismcts:endgame_pick=best", "endgame_pick=best"),
+            ("ismcts:endgame_deals=0", "endgame_deals=0 must be from 1"),
+            ("pimc:leaf_solve=8", "leaf_solve applies to ismcts only"),
+            (
+                "ismcts:leaf_solve=8,playout=heuristic",
+                "leaf_solve applies to playout=random only",
+            ),
             ("ismcts:reward=points", "reward=points"),
+            ("ismcts:preset=best", "preset=best"),
             ("ismcts:reward=mix:w=1.5", "from 0 to 1"),
             ("ismcts:playout=smart", "playout=smart"),
             ("ismcts:playout=heuristic,epsilon=2", "epsilon=2"),

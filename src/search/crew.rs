@@ -12,14 +12,14 @@ use crate::game::{Rng, next_seed};
 /// wait for a sleeping thread to wake up when it ends; the pool is started once per agent.
 /// `rayon`'s scoped broadcast hands one job to every pool thread for a few microseconds per
 /// search, where spawning threads would cost tens of microseconds per thread per move.
-pub(super) struct Crew {
+pub(crate) struct Crew {
     pool: Option<ThreadPool>,
     threads: usize,
 }
 
 impl Crew {
     /// A crew of `threads` threads (the caller and `threads - 1` pool threads).
-    pub(super) fn new(threads: usize) -> Result<Crew, rayon::ThreadPoolBuildError> {
+    pub(crate) fn new(threads: usize) -> Result<Crew, rayon::ThreadPoolBuildError> {
         let pool = if threads > 1 {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads - 1)
@@ -33,13 +33,13 @@ impl Crew {
     }
 
     /// Number of threads, the caller included.
-    pub(super) fn threads(&self) -> usize {
+    pub(crate) fn threads(&self) -> usize {
         self.threads
     }
 
     /// Runs `work(i)` for every thread `i` at once, `i = 0` on the calling thread, and returns
     /// the results in thread order. A panic in any of them is resumed here after all finish.
-    pub(super) fn run<R: Send>(&self, work: impl Fn(usize) -> R + Sync) -> Vec<R> {
+    pub(crate) fn run<R: Send>(&self, work: impl Fn(usize) -> R + Sync) -> Vec<R> {
         let Some(pool) = &self.pool else {
             return vec![work(0)];
         };
@@ -61,6 +61,6 @@ impl Crew {
 }
 
 /// Seeds for `n` worker generators, drawn from the caller's.
-pub(super) fn seeds(rng: &mut Rng, n: usize) -> Vec<u64> {
+pub(crate) fn seeds(rng: &mut Rng, n: usize) -> Vec<u64> {
     (0..n).map(|_| next_seed(rng)).collect()
 }

@@ -13,5 +13,8 @@ use super::worlds::Sampled;
 
 /// The worlds of an ISMCTS decision: the observer's deal sampler.
 pub fn worlds<G: HiddenInfo>(view: &View<'_, G>) -> Result<Sampled<SamplerOf<G>>, DealError> {
-    Ok(Sampled(view.deal_sampler()?))
+    Ok(Sampled {
+        sampler: view.deal_sampler()?,
+        observer: view.observer(),
+    })
 }

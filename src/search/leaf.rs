@@ -194,11 +194,7 @@ fn master<G: Game, W: Worlds<G>>(
         let k = (threads as u64).min(max - done);
         let (root, mut state) = worlds.world(batches, rng);
         batches += 1;
-        if W::AVAILABILITY {
-            walker.descend::<G, _, true>(t, NodeId(root), &mut state, rng, k as u32);
-        } else {
-            walker.descend::<G, _, false>(t, NodeId(root), &mut state, rng, k as u32);
-        }
+        walker.descend(t, worlds, NodeId(root), &mut state, rng, k as u32);
         let mut sums: Rewards = [0.0; MAX_SEATS];
         if state.is_terminal() || k == 1 {
             // Nothing to share out: one playout, or a leaf that is already the end.

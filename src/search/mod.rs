@@ -30,3 +30,6 @@ pub use rollout::{Playout, Rollout};
 pub use searcher::{ChildStat, SearchError, SearchResult, Searcher};
 pub use tree::{NodeId, Tree};
 pub use worlds::{Fixed, Sampled, Worlds};
+
+/// The threads of a parallel search, for the agents that run their own loops (turn planners).
+pub(crate) use crew::{Crew, seeds};

@@ -33,13 +33,11 @@ fn iterate<G: Game, W: Worlds<G>, A: super::tree::Access>(
     rng: &mut Rng,
 ) {
     let (root, mut state) = phases::determinize(worlds, i, rng);
+    phases::select_expand(walker, tree, worlds, NodeId(root), &mut state, rng);
+    let rewards = phases::playout(rollout, &mut state, rng);
     if W::AVAILABILITY {
-        phases::select_expand::<G, A, true>(walker, tree, NodeId(root), &mut state, rng);
-        let rewards = phases::playout(rollout, &mut state, rng);
         phases::backpropagate::<G, A, true>(walker, tree, &rewards);
     } else {
-        phases::select_expand::<G, A, false>(walker, tree, NodeId(root), &mut state, rng);
-        let rewards = phases::playout(rollout, &mut state, rng);
         phases::backpropagate::<G, A, false>(walker, tree, &rewards);
     }
 }
@@ -64,14 +62,15 @@ mod phases {
     /// Selection and expansion: the walk from the root to a new leaf.
     #[cfg_attr(feature = "profile-phases", inline(never))]
     #[cfg_attr(not(feature = "profile-phases"), inline(always))]
-    pub(super) fn select_expand<G: Game, A: super::super::tree::Access, const AVAIL: bool>(
+    pub(super) fn select_expand<G: Game, W: Worlds<G>, A: super::super::tree::Access>(
         walker: &mut Walker,
         tree: super::super::tree::TreeRef<'_, G::Move, A>,
+        worlds: &W,
         root: NodeId,
         state: &mut G,
         rng: &mut Rng,
     ) {
-        walker.descend::<G, A, AVAIL>(tree, root, state, rng, 1);
+        walker.descend(tree, worlds, root, state, rng, 1);
     }
 
     /// The playout to the end of the game, and the rewards there.
@@ -124,20 +123,14 @@ pub(super) fn root<G: Game, W: Worlds<G>>(
     rollout: Rollout,
     rng: &mut Rng,
 ) -> Vec<u64> {
-    let n = trees.len() as u64;
-    let seeds = seeds(rng, trees.len());
+    let n = trees.len();
+    let seeds = seeds(rng, n);
     let start = BudgetClock::start(budget);
     let cells: Vec<Mutex<&mut Tree<G::Move>>> = trees.iter_mut().map(Mutex::new).collect();
     crew.run(|i| {
         let Some(cell) = cells.get(i) else { return 0 };
         let mut tree = cell.lock();
-        let max = start.max_iterations();
-        let share = if max == u64::MAX {
-            max
-        } else {
-            max / n + u64::from((i as u64) < max % n)
-        };
-        let clock = start.share(share);
+        let clock = start.portion(i, n);
         let mut rng = rng_from_seed(seeds[i]);
         sequential(&mut tree, worlds, &clock, ucb, rollout, &mut rng)
     })

@@ -1,6 +1,6 @@
 //! The [`Searcher`]: arenas, threads and the parallel mode, reused from one decision to the next.
 
-use crate::game::{Game, Rng};
+use crate::game::{Game, Rng, TreeMove};
 
 use super::arena_size;
 use super::budget::{Budget, BudgetClock};
@@ -75,13 +75,13 @@ pub enum SearchError {
 ///
 /// Parallel searches run on the calling thread and a private rayon pool of the other threads,
 /// started once (see `parallel::Crew`).
-pub struct Searcher<M> {
+pub struct Searcher<M: TreeMove> {
     config: SearchConfig,
     trees: Vec<Tree<M>>,
     crew: Option<Crew>,
 }
 
-impl<M> std::fmt::Debug for Searcher<M> {
+impl<M: TreeMove> std::fmt::Debug for Searcher<M> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Searcher")
             .field("config", &self.config)
@@ -90,7 +90,7 @@ impl<M> std::fmt::Debug for Searcher<M> {
     }
 }
 
-impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
+impl<M: TreeMove + Eq + Send + Sync + 'static> Searcher<M> {
     /// Reserves small arenas (one per thread in root mode, else one; each search grows them to
     /// what its budget can use, see [`super::arena_size`]) and starts the threads.
     pub fn new(config: SearchConfig) -> Result<Searcher<M>, SearchError> {
@@ -118,7 +118,7 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
         })
     }
 
-    /// The most nodes one tree of this searcher may hold: the spec's `max_nodes` (or half the
+    /// The most slots one tree of this searcher may hold: the spec's `max_nodes` (or half the
     /// machine's memory) shared among the trees.
     fn cap_per_tree(&self) -> u64 {
         let total = match self.config.max_nodes {
@@ -131,8 +131,19 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
     /// Grows every arena to what a search with `budget` over `roots` roots can use.
     fn size_arenas(&mut self, budget: &Budget, roots: u32) -> Result<(), TreeError> {
         let cap = self.cap_per_tree();
-        let need =
-            arena_size::nodes_per_tree(budget, self.config.threads, self.trees.len(), roots, cap);
+        let costs = arena_size::SlotCosts {
+            iteration: Tree::<M>::MAX_SLOTS_PER_ITERATION,
+            root: Tree::<M>::MAX_SLOTS_PER_ROOT,
+            thread: Tree::<M>::MAX_SLOTS_PER_THREAD,
+        };
+        let need = arena_size::slots_per_tree(
+            budget,
+            self.config.threads,
+            self.trees.len(),
+            roots,
+            costs,
+            cap,
+        );
         for tree in &mut self.trees {
             let capacity = tree.capacity() as u64;
             // Grown when too small; an explicit `max_nodes` below the current size is obeyed.
@@ -266,7 +277,7 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
 }
 
 /// Root children of every root of every tree, merged by move.
-fn root_stats<M: Copy + Eq>(trees: &[Tree<M>], availability: bool) -> Vec<ChildStat<M>> {
+fn root_stats<M: TreeMove + Eq>(trees: &[Tree<M>], availability: bool) -> Vec<ChildStat<M>> {
     // One allocation, sized for the worst case of no move in common between roots.
     let children: usize = trees
         .iter()
@@ -282,9 +293,14 @@ fn root_stats<M: Copy + Eq>(trees: &[Tree<M>], availability: bool) -> Vec<ChildS
         for r in 0..tree.num_roots() {
             let root = tree.root(r);
             let parent_visits = tree.node(root).visits() as u64;
+            // The child made last first (the order of the sibling lists this tree replaced), so
+            // that ties below break as selection does.
+            let mut kids: Vec<_> = tree.children(root).collect();
+            kids.sort_by_key(|(_, child)| std::cmp::Reverse(child.birth()));
             // This root's vote: its most visited child (ties: the higher mean).
-            let favourite = tree
-                .children(root)
+            let favourite = kids
+                .iter()
+                .copied()
                 .max_by(|(_, a), (_, b)| {
                     let mean = |n: &super::tree::Node<'_, M>| n.reward() / n.visits().max(1) as f64;
                     a.visits().cmp(&b.visits()).then(
@@ -295,7 +311,7 @@ fn root_stats<M: Copy + Eq>(trees: &[Tree<M>], availability: bool) -> Vec<ChildS
                 })
                 .filter(|(_, n)| n.visits() > 0)
                 .map(|(id, _)| id);
-            for (id, child) in tree.children(root) {
+            for (id, child) in kids {
                 let mv = child.mv();
                 let i = match out.iter().position(|s| s.mv == mv) {
                     Some(i) => i,

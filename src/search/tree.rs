@@ -1,19 +1,39 @@
 //! The search tree: one preallocated arena of nodes addressed by [`NodeId`].
 //!
-//! Children hang off their parent as a singly linked list (first child, next sibling), so a node
-//! is a fixed 32 bytes for card games (`Card` moves; see [`Tree::BYTES_PER_NODE`]) and expanding
-//! never allocates. Every statistic is an atomic: a `TreeRef` handle decides how they are
-//! updated. An `Exclusive` handle (from `&mut Tree`, one thread) uses plain load + store, which
-//! compile to ordinary moves; a `Shared` handle (lock-free tree parallelism) uses atomic
-//! read-modify-write and publishes new children with a compare-and-swap; a `Locked` handle
-//! (the classic lock-per-node baseline) updates under each node's one-byte mutex.
+//! A node's children sit in one contiguous **block** of slots, allocated whole the first time
+//! the node is expanded and sized by the moves that could ever be legal there (its `possible`
+//! mask: for ISMCTS, every card the player to move could hold). The child for move `m` is slot
+//! `block + rank of m in possible`, and the node keeps a mask of the moves that have a child
+//! (`tried`). Masks are the game's [`MoveMask`] (through its move type, [`TreeMove`]): a `u64`
+//! in card games, 256 bits in games with more moves (ASMACAG, Pentago-Swap), whose links entries
+//! are then larger. So "untried legal moves" is one AND-NOT, "compatible children" is one AND, and the
+//! selection scan reads exactly the compatible children at addresses it computes, with no chain
+//! of dependent loads; cards of one suit are neighbours in the mask, so the children a
+//! follow-suit rule leaves are neighbours in memory. Blocks are never moved, and a child's slot
+//! is written before its bit is published, so threads that share the tree never see a
+//! half-made child.
+//!
+//! Node `i` is entry `i` of two arrays of 16-byte entries: [`Links`] (the `tried` mask, the
+//! block, the move; written when the node is made and when it gets children) and [`Stats`]
+//! (written by every pass). A scan reads only the statistics of the compatible children, which
+//! for one suit share one or two cache lines. The slot just before a block is its header: it
+//! holds the block's `possible` mask, in its statistics entry when the mask fits in one word
+//! (beside the children's statistics, which the scan reads anyway), else in its links entry's
+//! `tried` field.
+//!
+//! Every statistic is an atomic: a `TreeRef` handle decides how they are updated. An
+//! `Exclusive` handle (from `&mut Tree`, one thread) uses plain load + store, which compile to
+//! ordinary moves; a `Shared` handle (lock-free tree parallelism) uses atomic read-modify-write;
+//! a `Locked` handle (the classic lock-per-node baseline) updates under each node's one-byte
+//! mutex.
 //!
 //! The node-level interface is crate-private: node ids are only sound to follow from a root
-//! through published links of the same tree, which the search guarantees and outside code could
-//! not.
+//! through published children of the same tree, which the search guarantees and outside code
+//! could not.
 //!
-//! When the arena is full, `TreeRef::expand` returns `None` and the search carries on from the
-//! leaf without expanding: a full tree degrades the search, it never aborts or reallocates.
+//! When the arena has no room for a block, `TreeRef::expand` returns `None` and the search
+//! carries on from the leaf without expanding: a full tree degrades the search, it never aborts
+//! or reallocates.
 
 use std::alloc::{Layout, alloc, dealloc};
 use std::marker::PhantomData;
@@ -24,14 +44,20 @@ use crossbeam::utils::CachePadded;
 use parking_lot::RawMutex;
 use parking_lot::lock_api::RawMutex as _;
 
-use crate::game::Seat;
+use crate::game::{Seat, TreeMove};
+use crate::mask::{AtomicMask, MoveMask};
+
+/// The move mask of move type `M`.
+type Mask<M> = <M as TreeMove>::Mask;
+/// Its atomic counterpart, as nodes store it.
+type AtomicOf<M> = <Mask<M> as MoveMask>::Atomic;
 
 /// A handle to a node of one [`Tree`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NodeId(pub(crate) u32);
 
 impl NodeId {
-    /// "No node": the end of a child list.
+    /// "No node".
     pub const NONE: NodeId = NodeId(u32::MAX);
 
     /// True for [`NodeId::NONE`].
@@ -47,27 +73,43 @@ impl NodeId {
     }
 }
 
-/// How a node hangs in the tree: the move into it, who made it, and its links. Written when
-/// the node is made; afterwards only `first_child` changes (a child is prepended), plus the
-/// virtual-loss counter and the lock in the modes that use them.
+/// How a node hangs in the tree: the move into it, who made it, and where its children are.
+/// Written when the node is made; afterwards only its children (`tried`, and the block on the
+/// first expansion) change, and the lock in the modes that use it.
 ///
-/// Kept apart from the [`Stats`] that every pass writes, so the child-list walk of a scan, one
-/// dependent load after another, runs through cache lines that other threads rarely write: in
-/// a shared tree, a line another core wrote costs a transfer, and on this chain the transfers
-/// cannot overlap. The statistics loads of a scan do not depend on one another and overlap.
+/// Kept apart from the [`Stats`] that every pass writes: a scan reads the statistics of the
+/// compatible children and the links of the one it descends into, and in a shared tree the
+/// links lines stay clean in the other core's cache.
 #[repr(C)]
-pub(crate) struct Links<M> {
-    first_child: AtomicU32,
-    next_sibling: AtomicU32,
-    /// Threads currently below this node (tree parallelism with `virtual_loss` above 1).
-    virtual_loss: AtomicU32,
-    /// Only used by [`Locked`] handles.
+pub(crate) struct Links<M: TreeMove> {
+    /// Moves (bits of [`crate::game::MoveSet::bits`]) that have a child. A bit is set only
+    /// after its child's slot is written (`Release`), and only by the thread that holds the
+    /// node's expansion (its lock in shared trees).
+    tried: AtomicOf<M>,
+    /// The children block: its first slot, and in the top bits ([`SHIFT_BITS`]) log2 of the
+    /// distance between consecutive children (see [`Tree::ROOT_STRIDE`]); 0 until the first
+    /// expansion (slot 0 is always a root, never a child).
+    block: AtomicU32,
+    /// Used by [`Locked`] handles, and by [`Shared`] handles to make one child at a time.
     lock: RawMutex,
-    /// The seat that made `mv` (meaningless at a root).
-    seat: u8,
+    /// The seat that made `mv` (meaningless at a root) in the low two bits; above them, the
+    /// children made before this one under the same parent, at most [`MAX_BIRTH`]: selection
+    /// breaks ties between equal scores in favour of the child made last (of the children made
+    /// after the 63rd, which only games with more than 64 moves have, the one with the lowest
+    /// move bit).
+    seat_birth: u8,
     /// The move into this node; `None` only at roots.
     mv: Option<M>,
 }
+
+/// Where [`Links::block`] keeps the stride's log2: above every slot index
+/// ([`Tree::MAX_CAPACITY`] is 2^30).
+const SHIFT_BITS: u32 = 30;
+/// Bits of [`Links::seat_birth`] that hold the seat ([`crate::game::MAX_SEATS`] is 4).
+const SEAT_BITS: u32 = 2;
+/// The largest birth count [`Links::seat_birth`] holds: enough for 64 children. A wider node's
+/// later children share it (a byte keeps the card games' links entries at 16 bytes).
+const MAX_BIRTH: u32 = (1 << (8 - SEAT_BITS)) - 1;
 
 /// A node's statistics, written by every iteration that passes through it.
 ///
@@ -86,32 +128,74 @@ pub(crate) struct Stats {
 }
 
 /// One node, seen through its two halves ([`Links`] and [`Stats`], kept in two arrays).
-pub(crate) struct Node<'t, M> {
+pub(crate) struct Node<'t, M: TreeMove> {
     links: &'t Links<M>,
     stats: &'t Stats,
 }
 
-impl<M> Clone for Node<'_, M> {
+impl<M: TreeMove> Clone for Node<'_, M> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<M> Copy for Node<'_, M> {}
+impl<M: TreeMove> Copy for Node<'_, M> {}
 
-impl<M: std::fmt::Debug> std::fmt::Debug for Node<'_, M> {
+impl<M: TreeMove + std::fmt::Debug> std::fmt::Debug for Node<'_, M> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Node")
             .field("mv", &self.links.mv)
-            .field("seat", &self.links.seat)
+            .field("seat_birth", &self.links.seat_birth)
             .field("visits", &self.stats.visits)
             .field("avail", &self.stats.avail)
             .field("reward", &f64::from_bits(self.stats.reward.load(Relaxed)))
-            .field("virtual_loss", &self.links.virtual_loss)
+            .field(
+                "tried",
+                &format_args!("{:#x?}", self.links.tried.load(Relaxed)),
+            )
             .finish()
     }
 }
 
-impl<'t, M: Copy> Node<'t, M> {
+/// Where a node's children are: slot `start + (rank of the move in possible << shift)`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Block<K> {
+    start: u32,
+    possible: K,
+    shift: u32,
+}
+
+impl<K: MoveMask> Block<K> {
+    /// The block as its header has it, when a walk's possible moves differ (kept out of line:
+    /// the comparison must stay a predicted branch, not a data dependency).
+    #[cold]
+    #[inline(never)]
+    fn mismatch(start: u32, stored: K, walk: K, shift: u32) -> Block<K> {
+        debug_assert_eq!(
+            stored, walk,
+            "possible_moves differs between visits of one node"
+        );
+        Block {
+            start,
+            possible: stored,
+            shift,
+        }
+    }
+
+    /// The moves this block has slots for.
+    #[inline]
+    pub(crate) fn possible(&self) -> K {
+        self.possible
+    }
+
+    /// The slot of the child for move bit `bit`, which must be in [`Block::possible`].
+    #[inline]
+    pub(crate) fn child(&self, bit: u32) -> NodeId {
+        debug_assert!(self.possible.has(bit));
+        NodeId(self.start + (self.possible.rank(bit) << self.shift))
+    }
+}
+
+impl<'t, M: TreeMove> Node<'t, M> {
     /// The move into this node.
     ///
     /// # Panics
@@ -127,7 +211,13 @@ impl<'t, M: Copy> Node<'t, M> {
     /// The seat that made the move into this node.
     #[inline]
     pub(crate) fn seat(&self) -> Seat {
-        self.links.seat as Seat
+        (self.links.seat_birth & ((1 << SEAT_BITS) - 1)) as Seat
+    }
+
+    /// Children made under the same parent before this one.
+    #[inline]
+    pub(crate) fn birth(&self) -> u8 {
+        self.links.seat_birth >> SEAT_BITS
     }
 
     /// Completed visits.
@@ -143,29 +233,17 @@ impl<'t, M: Copy> Node<'t, M> {
         self.stats.avail.load(Relaxed)
     }
 
-    /// Threads currently searching below this node.
-    #[inline]
-    pub(crate) fn virtual_loss(&self) -> u32 {
-        self.links.virtual_loss.load(Relaxed)
-    }
-
     /// Sum of backed-up rewards for [`Node::seat`].
     #[inline]
     pub(crate) fn reward(&self) -> f64 {
         f64::from_bits(self.stats.reward.load(Relaxed))
     }
 
-    /// The first child, or [`NodeId::NONE`]. `Acquire` pairs with the `Release` that published
-    /// it, so the child's fields are visible to a thread that did not write them.
+    /// The moves that have a child. `Acquire` pairs with the `Release` that published each
+    /// child, so its slot is visible to a thread that did not write it.
     #[inline]
-    pub(crate) fn first_child(&self) -> NodeId {
-        NodeId(self.links.first_child.load(Acquire))
-    }
-
-    /// The next sibling, or [`NodeId::NONE`]. Written before the node is published, never after.
-    #[inline]
-    pub(crate) fn next_sibling(&self) -> NodeId {
-        NodeId(self.links.next_sibling.load(Relaxed))
+    pub(crate) fn tried(&self) -> Mask<M> {
+        self.links.tried.load(Acquire)
     }
 }
 
@@ -173,9 +251,8 @@ impl<'t, M: Copy> Node<'t, M> {
 struct NewNode<M> {
     mv: Option<M>,
     seat: Seat,
-    next_sibling: NodeId,
+    birth: u8,
     visits: u32,
-    virtual_loss: u32,
     avail: u32,
 }
 
@@ -184,22 +261,21 @@ impl<M> NewNode<M> {
     const ROOT: NewNode<M> = NewNode {
         mv: None,
         seat: 0,
-        next_sibling: NodeId::NONE,
+        birth: 0,
         visits: 0,
-        virtual_loss: 0,
         avail: 0,
     };
 
     fn links(&self) -> Links<M>
     where
-        M: Copy,
+        M: TreeMove,
     {
+        debug_assert!(self.seat < 1 << SEAT_BITS && self.birth as u32 <= MAX_BIRTH);
         Links {
-            first_child: AtomicU32::new(NodeId::NONE.0),
-            next_sibling: AtomicU32::new(self.next_sibling.0),
-            virtual_loss: AtomicU32::new(self.virtual_loss),
+            tried: AtomicOf::<M>::new(Mask::<M>::EMPTY),
+            block: AtomicU32::new(0),
             lock: RawMutex::INIT,
-            seat: self.seat as u8,
+            seat_birth: self.seat as u8 | self.birth << SEAT_BITS,
             mv: self.mv,
         }
     }
@@ -221,12 +297,13 @@ const CACHE_LINE: usize = 64;
 ///
 /// The memory is reserved once (`max_nodes × BYTES_PER_NODE`; the operating system commits pages
 /// only as they are first written) and reused by every search: [`Tree::reset`] just rewinds the
-/// bump pointer.
-pub struct Tree<M> {
+/// bump pointer. Capacity counts slots: a node's children block takes a slot for every move that
+/// could be legal there, made into a child or not.
+pub struct Tree<M: TreeMove> {
     links: NonNull<Links<M>>,
     stats: NonNull<Stats>,
     capacity: u32,
-    /// Next free slot. May run past `capacity` by at most one block per racing thread (shared
+    /// Next free slot. May run past `capacity` by at most one chunk per racing thread (shared
     /// mode). On a cache line of its own: threads bump it while every node access reads `base`.
     len: CachePadded<AtomicU32>,
     roots: u32,
@@ -237,11 +314,11 @@ pub struct Tree<M> {
 // SAFETY: every field reachable through `&Tree` is an atomic, a one-byte lock, or written once
 // before it is published (see `Tree::write_slot`); the `Exclusive` handle that uses non-atomic
 // read-modify-write can only be made from `&mut Tree`.
-unsafe impl<M: Send + Sync> Send for Tree<M> {}
+unsafe impl<M: TreeMove + Send + Sync> Send for Tree<M> {}
 // SAFETY: as above.
-unsafe impl<M: Send + Sync> Sync for Tree<M> {}
+unsafe impl<M: TreeMove + Send + Sync> Sync for Tree<M> {}
 
-impl<M> Drop for Tree<M> {
+impl<M: TreeMove> Drop for Tree<M> {
     fn drop(&mut self) {
         let (links, stats) = Self::layouts(self.capacity);
         // SAFETY: allocated in `Tree::new` with these layouts; nodes need no drop (`M: Copy`).
@@ -252,7 +329,7 @@ impl<M> Drop for Tree<M> {
     }
 }
 
-impl<M> std::fmt::Debug for Tree<M> {
+impl<M: TreeMove> std::fmt::Debug for Tree<M> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Tree")
             .field("capacity", &self.capacity)
@@ -266,18 +343,22 @@ impl<M> std::fmt::Debug for Tree<M> {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TreeError {
     /// The capacity is outside `1..=MAX_CAPACITY`.
-    #[error("max_nodes={0} is out of range (1 to {max})", max = Tree::<()>::MAX_CAPACITY)]
+    #[error("max_nodes={0} is out of range (1 to {max})", max = MAX_CAPACITY)]
     Capacity(u64),
     /// The allocator refused the arena.
     #[error("cannot allocate a tree of {0} nodes")]
     OutOfMemory(u32),
 }
 
-impl<M> Tree<M> {
-    /// The largest capacity accepted (2^30 nodes, 32 GiB of address space for card games;
+/// [`Tree::MAX_CAPACITY`], for every move type.
+pub(crate) const MAX_CAPACITY: u32 = 1 << SHIFT_BITS;
+
+impl<M: TreeMove> Tree<M> {
+    /// The largest capacity accepted (2^30 slots, 32 GiB of address space for card games;
     /// searches size their arenas from the budget, see [`super::arena_size`]).
-    pub const MAX_CAPACITY: u32 = 1 << 30;
-    /// Bytes per node for this move type (32 for [`crate::Card`]: 16 of links, 16 of statistics).
+    pub const MAX_CAPACITY: u32 = MAX_CAPACITY;
+    /// Bytes per slot for this move type (32 for [`crate::Card`]: 16 of links, 16 of
+    /// statistics).
     pub const BYTES_PER_NODE: usize =
         std::mem::size_of::<Links<M>>() + std::mem::size_of::<Stats>();
 
@@ -291,14 +372,35 @@ impl<M> Tree<M> {
         (layout::<Links<M>>(capacity), layout::<Stats>(capacity))
     }
 
-    /// Nodes per cache line in both arrays when their entries tile lines exactly (4 for card
-    /// games), else 1.
-    const NODES_PER_LINE: u32 = {
+    /// The most children a block has: one per bit of the move mask (64 in card games).
+    const MAX_CHILDREN: u64 = Mask::<M>::BITS as u64;
+
+    /// The most slots one iteration can take: it makes at most one children block (a header
+    /// and a slot per possible move, at most [`Tree::MAX_CHILDREN`]), and in a shared tree a
+    /// block that does not fit in what is left of its thread's chunk leaves that rest unused
+    /// (less than the block).
+    pub const MAX_SLOTS_PER_ITERATION: u64 = 2 * (1 + Self::MAX_CHILDREN);
+
+    /// The most slots a root takes beyond [`Tree::MAX_SLOTS_PER_ITERATION`]: itself and its
+    /// alignment, and in a shared tree the padding of its children (a cache line each, see
+    /// [`Tree::ROOT_STRIDE`]) and the rest of the chunk its block did not fit in.
+    pub const MAX_SLOTS_PER_ROOT: u64 =
+        Self::ROOT_STRIDE as u64 * (1 + Self::MAX_CHILDREN) + Slots::CHUNK as u64;
+
+    /// The most slots a thread of a shared tree claims and leaves unused: one partly used
+    /// chunk.
+    pub const MAX_SLOTS_PER_THREAD: u64 = Slots::CHUNK as u64;
+
+    /// Slots between consecutive root children in a shared search (and the alignment of the
+    /// roots): enough that each root child's entries in both arrays have cache lines of their
+    /// own, so threads under different root moves do not contend (4 for card games). 1 when
+    /// the entries do not tile cache lines.
+    const ROOT_STRIDE: u32 = {
         let links = std::mem::size_of::<Links<M>>();
         let stats = std::mem::size_of::<Stats>();
         if CACHE_LINE.is_multiple_of(links) && CACHE_LINE.is_multiple_of(stats) {
-            let bigger = if links > stats { links } else { stats };
-            (CACHE_LINE / bigger) as u32
+            let smaller = if links < stats { links } else { stats };
+            (CACHE_LINE / smaller) as u32
         } else {
             1
         }
@@ -330,12 +432,13 @@ impl<M> Tree<M> {
         })
     }
 
-    /// The most nodes this arena holds.
+    /// The most slots this arena holds.
     pub fn capacity(&self) -> u32 {
         self.capacity
     }
 
-    /// Nodes in use (roots included).
+    /// Slots in use (roots included): the nodes made plus the unused slots of their parents'
+    /// children blocks.
     pub fn len(&self) -> u32 {
         self.len.load(Relaxed).min(self.capacity)
     }
@@ -362,7 +465,7 @@ impl<M> Tree<M> {
     }
 }
 
-impl<M: Copy> Tree<M> {
+impl<M: TreeMove> Tree<M> {
     /// Forgets the previous search and makes `roots` fresh roots (ids `0..roots`). Returns the
     /// number actually made: at most the capacity.
     pub fn reset(&mut self, roots: u32) -> u32 {
@@ -385,20 +488,83 @@ impl<M: Copy> Tree<M> {
         self.padded = shared;
         *self.len.get_mut() = if shared {
             // Every thread writes the roots: keep other nodes off their cache lines.
-            roots
-                .next_multiple_of(Self::NODES_PER_LINE)
-                .min(self.capacity)
+            roots.next_multiple_of(Self::ROOT_STRIDE).min(self.capacity)
         } else {
             roots
         };
         roots
     }
 
-    /// The node `id`, which must have been reached from a root through published links.
+    /// The children block of `node`, if it has been expanded. `Acquire` pairs with the
+    /// `Release` that published the block after writing its header.
+    #[inline]
+    pub(crate) fn block(&self, node: Node<'_, M>) -> Option<Block<Mask<M>>> {
+        let word = node.links.block.load(Acquire);
+        if word == 0 {
+            return None;
+        }
+        let start = word & ((1 << SHIFT_BITS) - 1);
+        Some(Block {
+            start,
+            possible: self.header(start).load(Relaxed),
+            shift: word >> SHIFT_BITS,
+        })
+    }
+
+    /// [`Tree::block`] for a walk that has worked out the node's possible moves itself (they
+    /// are the same at every visit): the child slots are computed from `possible`, without
+    /// waiting for the header load, which only confirms it. A game whose possible moves are
+    /// not the same at every visit (a bug, which debug builds report) gets the header's.
+    #[inline]
+    pub(crate) fn block_of(&self, node: Node<'_, M>, possible: Mask<M>) -> Option<Block<Mask<M>>> {
+        let word = node.links.block.load(Acquire);
+        if word == 0 {
+            return None;
+        }
+        let start = word & ((1 << SHIFT_BITS) - 1);
+        let stored = self.header(start).load(Relaxed);
+        let shift = word >> SHIFT_BITS;
+        if stored != possible {
+            return Some(Block::mismatch(start, stored, possible, shift));
+        }
+        Some(Block {
+            start,
+            possible,
+            shift,
+        })
+    }
+
+    /// True when a mask fits in the first word of a statistics entry.
+    const HEADER_IN_STATS: bool = std::mem::size_of::<AtomicOf<M>>()
+        <= std::mem::size_of::<AtomicU64>()
+        && std::mem::align_of::<AtomicOf<M>>() <= std::mem::align_of::<Stats>();
+
+    /// The `possible` mask of the block that starts at slot `start`, kept in the slot before
+    /// it, which no node uses: in the first word of its statistics entry when the mask fits
+    /// there, else in its links entry's `tried` field.
+    #[inline]
+    fn header(&self, start: u32) -> &AtomicOf<M> {
+        debug_assert!(start >= 1 && start <= self.len());
+        let slot = start as usize - 1;
+        // SAFETY: `slot` is below `len`, taken with the block and never a node. In the first
+        // case the mask's atomic is no larger and no more aligned than the `AtomicU64` at the
+        // start of the statistics entry (checked by `HEADER_IN_STATS`), and that word is only
+        // used as this atomic; in the second, the links entry's `tried` field has the type.
+        unsafe {
+            if Self::HEADER_IN_STATS {
+                let word = &raw const (*self.stats.as_ptr().add(slot)).reward;
+                &*word.cast::<AtomicOf<M>>()
+            } else {
+                &(*self.links.as_ptr().add(slot)).tried
+            }
+        }
+    }
+
+    /// The node `id`, which must have been reached from a root through published children.
     #[inline]
     pub(crate) fn node(&self, id: NodeId) -> Node<'_, M> {
         debug_assert!(id.0 < self.len());
-        // SAFETY: `id` came from a root or a published link, so its slot was fully written
+        // SAFETY: `id` came from a root or a published child, so its slot was fully written
         // (before the `Release` that published it) and is only changed through atomics since.
         unsafe {
             Node {
@@ -458,8 +624,8 @@ impl<M: Copy> Tree<M> {
     /// Writes a whole node into slot `i`.
     ///
     /// # Safety
-    /// `i < capacity`, and no other thread can reach slot `i`: it was just handed out by the
-    /// bump allocator and not yet published, or the caller holds `&mut Tree`.
+    /// `i < capacity`, and no other thread can reach slot `i`: it is in a block whose owner
+    /// has not published it as a child, or the caller holds `&mut Tree`.
     #[inline]
     unsafe fn write_slot(&self, i: u32, node: &NewNode<M>) {
         debug_assert!(i < self.capacity);
@@ -498,33 +664,32 @@ impl<M: Copy> Tree<M> {
         self.concurrent()
     }
 
-    /// The children of `id`, in list order (most recently added first).
+    /// The children of `id`, in move-bit order.
     pub(crate) fn children(&self, id: NodeId) -> Children<'_, M> {
+        let n = self.node(id);
         Children {
             tree: self,
-            next: self.node(id).first_child(),
+            left: n.tried(),
+            block: self.block(n),
         }
     }
 }
 
 /// Iterator over the children of a node.
-pub(crate) struct Children<'t, M> {
+pub(crate) struct Children<'t, M: TreeMove> {
     tree: &'t Tree<M>,
-    next: NodeId,
+    left: Mask<M>,
+    block: Option<Block<Mask<M>>>,
 }
 
-impl<'t, M: Copy> Iterator for Children<'t, M> {
+impl<'t, M: TreeMove> Iterator for Children<'t, M> {
     type Item = (NodeId, Node<'t, M>);
 
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
-        if self.next.is_none() {
-            return None;
-        }
-        let id = self.next;
-        let node = self.tree.node(id);
-        self.next = node.next_sibling();
-        Some((id, node))
+        let bit = self.left.pop_lowest()?;
+        let id = self.block?.child(bit);
+        Some((id, self.tree.node(id)))
     }
 }
 
@@ -533,7 +698,7 @@ pub(crate) trait Access: sealed::Sealed + Copy + Send + Sync + 'static {
     /// Statistics use atomic read-modify-write (else load + store, which is only correct
     /// when one thread owns the node: the whole tree, or the node's lock).
     const ATOMIC_STATS: bool;
-    /// Slots come from `fetch_add` and children are published by compare-and-swap.
+    /// Blocks come from shared chunks, and a node's children are made under its lock.
     const ATOMIC_LINKS: bool;
     /// Selection and updates hold the node's lock.
     const LOCKED: bool;
@@ -546,9 +711,10 @@ mod sealed {
     impl Sealed for super::Locked {}
 }
 
-/// A thread's block of arena slots in a shared tree. Threads claim slots [`Slots::BLOCK`] at a
-/// time, so expanding rarely touches the arena's shared bump pointer, and each thread's nodes
-/// sit together in memory. A search leaves at most one partly used block per thread.
+/// A thread's chunk of arena slots in a shared tree. Threads claim slots a chunk at a time, so
+/// making children blocks rarely touches the arena's shared bump pointer, and each thread's
+/// blocks sit together in memory. A search leaves at most one partly used chunk per thread,
+/// and a block that does not fit in what is left of a chunk leaves that rest unused.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Slots {
     next: u32,
@@ -556,8 +722,9 @@ pub(crate) struct Slots {
 }
 
 impl Slots {
-    /// Slots claimed at once (1 KiB of card-game nodes).
-    pub(crate) const BLOCK: u32 = 32;
+    /// Slots claimed at once (8 KiB of card-game slots; a card game's block has at most 65, a
+    /// wide game's may be larger than a chunk and then gets a chunk of its own size).
+    pub(crate) const CHUNK: u32 = 256;
 }
 
 /// How a thread marks the nodes on its path while its playout is in flight (tree modes).
@@ -565,11 +732,11 @@ impl Slots {
 pub(crate) enum Entry {
     /// Not at all (one thread, or `virtual_loss=0`).
     Unmarked,
-    /// One unit in the node's virtual-loss counter, removed at backup.
-    VirtualLoss,
-    /// The visit counted on the way down, the reward added at backup: a virtual loss of exactly
-    /// one with no counter to undo, which saves two atomic updates per node (`virtual_loss=1`).
-    EarlyVisit,
+    /// Virtual loss `V`: `V` visits counted on the way down, the reward and `1 - V` more visits
+    /// added at backup. While the playout is in flight the node shows `V` more visits and the
+    /// same reward (`V` losses), and afterwards exactly one more visit, with no counter to
+    /// undo.
+    Early(u32),
 }
 
 /// The access disciplines that many threads may use at once.
@@ -580,7 +747,7 @@ impl Concurrent for Locked {}
 /// One thread owns the tree.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Exclusive;
-/// Many threads, lock-free.
+/// Many threads, lock-free statistics.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Shared;
 /// Many threads, one lock per node.
@@ -610,17 +777,17 @@ thread_local! {
 
 /// A tree seen through one access discipline. `Exclusive` handles borrow the tree mutably, so
 /// the cheap non-atomic updates can never race.
-pub(crate) struct TreeRef<'t, M, A> {
+pub(crate) struct TreeRef<'t, M: TreeMove, A> {
     tree: &'t Tree<M>,
     _access: PhantomData<A>,
 }
 
-impl<M, A> Clone for TreeRef<'_, M, A> {
+impl<M: TreeMove, A> Clone for TreeRef<'_, M, A> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<M, A> Copy for TreeRef<'_, M, A> {}
+impl<M: TreeMove, A> Copy for TreeRef<'_, M, A> {}
 
 #[inline]
 fn add_u32<A: Access>(cell: &AtomicU32, by: u32) {
@@ -628,15 +795,6 @@ fn add_u32<A: Access>(cell: &AtomicU32, by: u32) {
         cell.fetch_add(by, Relaxed);
     } else {
         cell.store(cell.load(Relaxed).wrapping_add(by), Relaxed);
-    }
-}
-
-#[inline]
-fn sub_u32<A: Access>(cell: &AtomicU32, by: u32) {
-    if A::ATOMIC_STATS {
-        cell.fetch_sub(by, Relaxed);
-    } else {
-        cell.store(cell.load(Relaxed).wrapping_sub(by), Relaxed);
     }
 }
 
@@ -656,7 +814,7 @@ fn add_f64<A: Access>(cell: &AtomicU64, by: f64) {
     }
 }
 
-impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
+impl<'t, M: TreeMove + PartialEq, A: Access> TreeRef<'t, M, A> {
     /// The underlying tree.
     #[cfg(test)]
     pub(crate) fn tree(&self) -> &'t Tree<M> {
@@ -667,6 +825,13 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
     #[inline]
     pub(crate) fn node(&self, id: NodeId) -> Node<'t, M> {
         self.tree.node(id)
+    }
+
+    /// The children block of `node`, if it has one, given its possible moves (see
+    /// [`Tree::block_of`]).
+    #[inline]
+    pub(crate) fn block_of(&self, node: Node<'t, M>, possible: Mask<M>) -> Option<Block<Mask<M>>> {
+        self.tree.block_of(node, possible)
     }
 
     /// Takes `id`'s lock (`Locked` handles only; a no-op otherwise). The thread remembers it
@@ -700,7 +865,7 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
         }
     }
 
-    /// Adds `by` to the availability of `id` (for a root: of every child of the root).
+    /// Adds `by` to the availability of `id` and returns the new value.
     ///
     /// Always a plain load and store, even in lock-free shared trees: a selection step bumps
     /// every compatible child, and an atomic read-modify-write on each of those contended
@@ -709,8 +874,10 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
     /// only scales the exploration term, so an occasional lost count is harmless, while visits
     /// and rewards stay exact.
     #[inline]
-    pub(crate) fn add_avail(&self, id: NodeId, by: u32) {
-        add_u32::<Exclusive>(&self.node(id).stats.avail, by);
+    pub(crate) fn add_avail(&self, node: Node<'t, M>, by: u32) -> u32 {
+        let avail = node.avail().wrapping_add(by);
+        node.stats.avail.store(avail, Relaxed);
+        avail
     }
 
     /// Adds `by` passes to root `id`'s availability counter, exactly (an atomic add in shared
@@ -730,146 +897,171 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
     /// Marks this thread as searching below `id`, as `entry` says.
     #[inline]
     pub(crate) fn enter(&self, id: NodeId, entry: Entry) {
-        match entry {
-            Entry::Unmarked => {}
-            Entry::VirtualLoss => add_u32::<A>(&self.node(id).links.virtual_loss, 1),
-            Entry::EarlyVisit => add_u32::<A>(&self.node(id).stats.visits, 1),
+        if let Entry::Early(v) = entry {
+            add_u32::<A>(&self.node(id).stats.visits, v);
         }
     }
 
     /// Backs up `visits` playouts with total `reward` (for the node's seat) through a node this
-    /// thread entered with `entry` (an early visit already counted one of the visits).
+    /// thread entered with `entry` (early visits already counted are taken back).
     #[inline]
     pub(crate) fn update(&self, id: NodeId, visits: u32, reward: f64, entry: Entry) {
         let n = self.node(id);
-        let visits = visits - (entry == Entry::EarlyVisit) as u32;
-        if visits > 0 {
+        let visits = match entry {
+            Entry::Unmarked => visits,
+            Entry::Early(v) => visits.wrapping_sub(v),
+        };
+        if visits != 0 {
             add_u32::<A>(&n.stats.visits, visits);
         }
         add_f64::<A>(&n.stats.reward, reward);
-        if entry == Entry::VirtualLoss {
-            sub_u32::<A>(&n.links.virtual_loss, 1);
-        }
     }
 
-    /// The child for `mv` that another thread linked under `parent` after `head`, entered as
-    /// `entry`: when the arena is full, a child that exists is still worth descending into.
-    fn linked_since(&self, parent: NodeId, mv: M, head: NodeId, entry: Entry) -> Option<NodeId> {
-        let mut c = self.node(parent).first_child();
-        while c != head {
-            let n = self.node(c);
-            if n.mv() == mv {
-                self.enter(c, entry);
-                return Some(c);
-            }
-            c = n.next_sibling();
-        }
-        None
-    }
-
-    /// Adds a child of `parent` for `mv`, made by `seat`, entered by this thread as `entry`
-    /// says. `head` is the first child the caller saw when it checked that `mv` has no child
-    /// yet. Returns the child, or `None` when the arena is full.
-    ///
-    /// With a `Shared` handle, another thread may have added the same move since `head` was
-    /// read; then that child is returned (its virtual loss taken) and the slot just
-    /// taken stays unused. `Locked` callers must hold `parent`'s lock. Shared handles take
-    /// slots from this thread's block `slots`.
+    /// Takes `count` consecutive slots, the first `offset` before a multiple of `align`, or
+    /// `None` when the arena has no room. Shared handles carve them from this thread's chunk
+    /// `slots`.
     #[inline]
+    fn take_slots(&self, count: u32, align: u32, offset: u32, slots: &mut Slots) -> Option<u32> {
+        let tree = self.tree;
+        let place = |from: u32| (from + offset).next_multiple_of(align) - offset;
+        if !A::ATOMIC_LINKS {
+            let first = place(tree.len.load(Relaxed));
+            match first.checked_add(count) {
+                Some(end) if end <= tree.capacity => {
+                    tree.len.store(end, Relaxed);
+                    return Some(first);
+                }
+                // Full: the tree stops growing here, as a shared tree's does (whose claims
+                // have taken the rest), and `is_full` says so.
+                _ => {
+                    tree.len.store(tree.capacity, Relaxed);
+                    return None;
+                }
+            }
+        }
+        let first = place(slots.next);
+        if first < slots.end && slots.end - first >= count {
+            slots.next = first + count;
+            return Some(first);
+        }
+        // A fresh chunk; checking first keeps `len` from creeping towards overflow once full.
+        if tree.len.load(Relaxed) >= tree.capacity {
+            return None;
+        }
+        let want = Slots::CHUNK.max(count + align - 1);
+        let chunk = tree.len.fetch_add(want, Relaxed);
+        let end = chunk.saturating_add(want).min(tree.capacity);
+        let first = place(chunk);
+        if first >= end || end - first < count {
+            return None;
+        }
+        *slots = Slots {
+            next: first + count,
+            end,
+        };
+        Some(first)
+    }
+
+    /// Makes the child of `parent` for `mv` (move bit `bit`), made by `seat`, entered by this
+    /// thread as `entry` says. `possible` is the parent's [`Block::possible`] mask, or the moves
+    /// that could ever be legal at `parent` if it has no block yet (then the block is allocated
+    /// here, sized by it). Returns the child, or `None` when the arena has no room for the
+    /// block, or when another thread of a `Shared` tree is making a child of `parent` at this
+    /// moment (the caller then stops its walk at `parent` this time, rather than wait).
+    ///
+    /// The caller saw no child for `mv`. With a `Shared` handle another thread may have made it
+    /// since; then that child is entered and returned. `Locked` callers must hold `parent`'s
+    /// lock; `Shared` handles take it here, only for this. Shared handles take slots from this
+    /// thread's chunk `slots`.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn expand(
         &self,
         parent: NodeId,
         mv: M,
+        bit: u32,
         seat: Seat,
         entry: Entry,
-        head: NodeId,
+        possible: Mask<M>,
         slots: &mut Slots,
     ) -> Option<NodeId> {
-        let tree = self.tree;
-        let (visits, vl) = match entry {
-            Entry::Unmarked => (0, 0),
-            Entry::VirtualLoss => (0, 1),
-            Entry::EarlyVisit => (1, 0),
+        let p = self.node(parent);
+        // In shared trees a node's children are made one at a time, under its lock. A thread
+        // that finds it held waits (making a child takes nanoseconds) rather than giving up:
+        // giving up ended its walk above the child, so the iteration never reached the root's
+        // statistics and a root's visits fell short of the iterations done.
+        let take_lock = A::ATOMIC_LINKS && !A::LOCKED;
+        if take_lock {
+            p.links.lock.lock();
+        }
+        let child = self.make_child(p, parent, mv, bit, seat, entry, possible, slots);
+        if take_lock {
+            // SAFETY: taken just above.
+            unsafe { p.links.lock.unlock() };
+        }
+        child
+    }
+
+    /// [`TreeRef::expand`] once this thread is the only one making children of `parent`.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn make_child(
+        &self,
+        p: Node<'t, M>,
+        parent: NodeId,
+        mv: M,
+        bit: u32,
+        seat: Seat,
+        entry: Entry,
+        possible: Mask<M>,
+        slots: &mut Slots,
+    ) -> Option<NodeId> {
+        let tried = p.links.tried.load(Acquire);
+        let block = match self.tree.block_of(p, possible) {
+            Some(block) => block,
+            None => {
+                // Every thread of a shared tree writes the root's children: in a shared search
+                // each gets cache lines of its own.
+                let (shift, align) = if self.tree.padded && self.tree.is_root(parent) {
+                    let stride = Tree::<M>::ROOT_STRIDE;
+                    (stride.trailing_zeros(), stride)
+                } else {
+                    (0, 1)
+                };
+                // The header slot, then the children from an aligned slot.
+                let first = self.take_slots(1 + (possible.count() << shift), align, 1, slots)?;
+                let start = first + 1;
+                // Read only after the `Release` below publishes the block.
+                self.tree.header(start).store(possible, Relaxed);
+                p.links.block.store(start | shift << SHIFT_BITS, Release);
+                Block {
+                    start,
+                    possible,
+                    shift,
+                }
+            }
         };
-        let p = tree.node(parent);
+        let id = block.child(bit);
+        if tried.has(bit) {
+            // Another thread made it after the caller looked.
+            self.enter(id, entry);
+            return Some(id);
+        }
         let new = NewNode {
             mv: Some(mv),
             seat,
-            next_sibling: head,
-            visits,
-            virtual_loss: vl,
-            avail: tree.initial_avail(parent),
+            birth: tried.count().min(MAX_BIRTH) as u8,
+            visits: match entry {
+                Entry::Unmarked => 0,
+                Entry::Early(v) => v,
+            },
+            avail: self.tree.initial_avail(parent),
         };
-        if !A::ATOMIC_LINKS {
-            debug_assert_eq!(head, p.first_child());
-            let i = tree.len.load(Relaxed);
-            if i >= tree.capacity {
-                return None;
-            }
-            tree.len.store(i + 1, Relaxed);
-            // SAFETY: slot `i` is past every published node and this handle is exclusive.
-            unsafe { tree.write_slot(i, &new) };
-            p.links.first_child.store(i, Relaxed);
-            return Some(NodeId(i));
-        }
-        let i = if tree.padded && tree.is_root(parent) {
-            // Every thread updates the root's children: each gets its own cache line, so
-            // threads under different root moves do not contend (a few slots per search).
-            if tree.len.load(Relaxed) >= tree.capacity {
-                return self.linked_since(parent, mv, head, entry);
-            }
-            let per_line = Tree::<M>::NODES_PER_LINE;
-            tree.len
-                .fetch_add(per_line, Relaxed)
-                .next_multiple_of(per_line)
-        } else {
-            if slots.next == slots.end {
-                // Checking first keeps `len` from creeping towards overflow once full.
-                if tree.len.load(Relaxed) >= tree.capacity {
-                    return self.linked_since(parent, mv, head, entry);
-                }
-                let start = tree.len.fetch_add(Slots::BLOCK, Relaxed);
-                if start >= tree.capacity {
-                    return self.linked_since(parent, mv, head, entry);
-                }
-                *slots = Slots {
-                    next: start,
-                    end: (start + Slots::BLOCK).min(tree.capacity),
-                };
-            }
-            slots.next += 1;
-            slots.next - 1
-        };
-        if i >= tree.capacity {
-            return self.linked_since(parent, mv, head, entry);
-        }
-        let mut head = head;
-        // SAFETY: `fetch_add` handed slot `i` to this thread alone; nothing links to it yet.
-        unsafe { tree.write_slot(i, &new) };
-        let me = tree.node(NodeId(i));
-        loop {
-            match p
-                .links
-                .first_child
-                .compare_exchange(head.0, i, Release, Acquire)
-            {
-                Ok(_) => return Some(NodeId(i)),
-                Err(seen) => {
-                    // Someone linked children meanwhile: maybe our move.
-                    let mut c = NodeId(seen);
-                    while c != head {
-                        let n = tree.node(c);
-                        if n.mv() == mv {
-                            self.enter(c, entry);
-                            return Some(c);
-                        }
-                        c = n.next_sibling();
-                    }
-                    head = NodeId(seen);
-                    me.links.next_sibling.store(seen, Relaxed);
-                }
-            }
-        }
+        // SAFETY: `id` is in `parent`'s block and its bit is not published, and this thread
+        // alone makes children of `parent`: nobody else can reach the slot.
+        unsafe { self.tree.write_slot(id.0, &new) };
+        p.links.tried.store(tried.with(bit), Release);
+        Some(id)
     }
 }
 
@@ -877,56 +1069,236 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
 mod tests {
     use super::*;
     use crate::cards::Card;
+    use crate::mask::Wide;
+
+    /// Test moves: a byte, its own bit.
+    impl TreeMove for u8 {
+        type Mask = u64;
+        fn bit(self) -> u32 {
+            self as u32
+        }
+        fn from_bit(bit: u32) -> u8 {
+            bit as u8
+        }
+    }
+
+    /// Test moves of a game with more than 64 moves.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    struct WideMove(u8);
+
+    impl TreeMove for WideMove {
+        type Mask = Wide;
+        fn bit(self) -> u32 {
+            self.0 as u32
+        }
+        fn from_bit(bit: u32) -> WideMove {
+            WideMove(bit as u8)
+        }
+    }
+
+    fn wide(bits: impl IntoIterator<Item = u8>) -> Wide {
+        bits.into_iter().fold(Wide::EMPTY, |m, b| m.with(b as u32))
+    }
+
+    #[test]
+    fn a_wide_node_indexes_children_past_bit_64() {
+        let mut tree = Tree::<WideMove>::new(1024).unwrap();
+        tree.reset(1);
+        let root = NodeId(0);
+        let possible = wide((0..=255).step_by(3)); // 86 moves: 0, 3, ..., 255
+        let s = &mut Slots::default();
+        let mut made = Vec::new();
+        for mv in [255u8, 3, 129, 0, 66] {
+            let t = tree.exclusive();
+            let id = t
+                .expand(
+                    root,
+                    WideMove(mv),
+                    mv as u32,
+                    1,
+                    Entry::Unmarked,
+                    possible,
+                    s,
+                )
+                .unwrap();
+            assert_eq!(id, NodeId(2 + mv as u32 / 3), "slot = rank in possible");
+            made.push(id);
+        }
+        assert_eq!(tree.len(), 2 + 86, "header and the whole block");
+        assert_eq!(tree.node(root).tried(), wide([0, 3, 66, 129, 255]));
+        assert_eq!(tree.block(tree.node(root)).unwrap().possible(), possible);
+        let moves: Vec<u8> = tree.children(root).map(|(_, n)| n.mv().0).collect();
+        assert_eq!(moves, [0, 3, 66, 129, 255], "move-bit order");
+        // Births count up to MAX_BIRTH and then stay there.
+        let births: Vec<u8> = made.iter().map(|&id| tree.node(id).birth()).collect();
+        assert_eq!(births, [0, 1, 2, 3, 4]);
+        let t = tree.exclusive();
+        for mv in (6..=252u8).step_by(3).filter(|m| ![66, 129].contains(m)) {
+            t.expand(
+                root,
+                WideMove(mv),
+                mv as u32,
+                1,
+                Entry::Unmarked,
+                possible,
+                s,
+            )
+            .unwrap();
+        }
+        let last = tree.block(tree.node(root)).unwrap().child(252);
+        assert_eq!(tree.node(last).birth() as u32, MAX_BIRTH);
+        assert_eq!(tree.children(root).count(), 86);
+        // A grandchild's block comes after the root's; its header does not disturb the root's.
+        let t = tree.exclusive();
+        let g = t
+            .expand(
+                made[0],
+                WideMove(7),
+                7,
+                0,
+                Entry::Unmarked,
+                wide([7, 200]),
+                s,
+            )
+            .unwrap();
+        assert_eq!(g, NodeId(2 + 86 + 1));
+        assert_eq!(tree.block(tree.node(root)).unwrap().possible(), possible);
+        assert_eq!(
+            tree.block(tree.node(made[0])).unwrap().possible(),
+            wide([7, 200])
+        );
+    }
+
+    #[test]
+    fn concurrent_expansion_of_a_wide_node_never_duplicates_a_move() {
+        // Four threads race to add 200 moves spread over all four words of the mask.
+        let moves: Vec<u8> = (0..200u8)
+            .map(|k| k.wrapping_mul(37).wrapping_add(11))
+            .collect();
+        let possible = wide(moves.iter().copied());
+        for _ in 0..20 {
+            let mut tree = Tree::<WideMove>::new(8192).unwrap();
+            tree.reset_shared(1);
+            let t = tree.shared();
+            let root = NodeId(0);
+            std::thread::scope(|scope| {
+                for k in 0..4usize {
+                    let moves = &moves;
+                    scope.spawn(move || {
+                        let slots = &mut Slots::default();
+                        for j in 0..moves.len() {
+                            let mv = moves[(j + 50 * k) % moves.len()];
+                            let n = t.node(root);
+                            let c = if n.tried().has(mv as u32) {
+                                t.tree().block(n).unwrap().child(mv as u32)
+                            } else {
+                                t.expand(
+                                    root,
+                                    WideMove(mv),
+                                    mv as u32,
+                                    1,
+                                    Entry::Early(1),
+                                    possible,
+                                    slots,
+                                )
+                                .unwrap()
+                            };
+                            assert_eq!(t.node(c).mv(), WideMove(mv));
+                        }
+                    });
+                }
+            });
+            let mut made: Vec<u8> = tree.children(root).map(|(_, n)| n.mv().0).collect();
+            made.sort();
+            let mut want = moves.clone();
+            want.sort();
+            assert_eq!(made, want);
+            assert_eq!(tree.node(root).tried(), possible);
+        }
+    }
+
+    /// Makes the child for move `mv` (its own bit) of `parent`, whose possible moves are
+    /// `possible`, as the walker does.
+    fn child<A: Access>(
+        t: TreeRef<'_, u8, A>,
+        parent: NodeId,
+        mv: u8,
+        possible: u64,
+        entry: Entry,
+        slots: &mut Slots,
+    ) -> Option<NodeId> {
+        t.expand(parent, mv, mv as u32, 1, entry, possible, slots)
+    }
 
     #[test]
     fn a_card_node_is_32_bytes() {
         assert_eq!(Tree::<Card>::BYTES_PER_NODE, 32);
         assert_eq!(std::mem::size_of::<Links<Card>>(), 16);
         assert_eq!(std::mem::size_of::<Stats>(), 16);
+        assert_eq!(Tree::<Card>::ROOT_STRIDE, 4);
     }
 
     #[test]
-    fn expand_links_children_and_stops_at_capacity() {
-        let mut tree = Tree::<u8>::new(4).unwrap();
+    fn children_share_one_block_indexed_by_move_rank() {
+        let mut tree = Tree::<u8>::new(16).unwrap();
         assert_eq!(tree.reset(1), 1);
+        let root = NodeId(0);
+        let possible = 0b1011_0100u64; // moves 2, 4, 5, 7
         let t = tree.exclusive();
-        let a = t
-            .expand(
-                NodeId(0),
-                10,
-                0,
-                Entry::Unmarked,
-                NodeId::NONE,
-                &mut Slots::default(),
-            )
-            .unwrap();
-        let b = t
-            .expand(NodeId(0), 11, 1, Entry::Unmarked, a, &mut Slots::default())
-            .unwrap();
-        let c = t
-            .expand(
-                a,
-                12,
-                1,
-                Entry::Unmarked,
-                NodeId::NONE,
-                &mut Slots::default(),
-            )
-            .unwrap();
+        let s = &mut Slots::default();
+        let a = child(t, root, 5, possible, Entry::Unmarked, s).unwrap();
+        let b = child(t, root, 2, possible, Entry::Unmarked, s).unwrap();
         assert_eq!(
-            t.expand(a, 13, 1, Entry::Unmarked, c, &mut Slots::default()),
-            None,
-            "full at 4 nodes"
+            (a, b),
+            (NodeId(4), NodeId(2)),
+            "header at 1, block at 2, slot = rank in possible"
         );
-        let moves: Vec<u8> = tree.children(NodeId(0)).map(|(_, n)| n.mv()).collect();
-        assert_eq!(moves, vec![11, 10]);
+        assert_eq!(
+            tree.len(),
+            6,
+            "the whole block is taken at the first expansion"
+        );
+        let n = tree.node(root);
+        assert_eq!(n.tried(), 1 << 5 | 1 << 2);
+        assert_eq!(tree.block(n).unwrap().possible(), possible);
+        // A grandchild's block comes after the root's.
+        let t = tree.exclusive();
+        let c = child(t, a, 7, 1 << 7 | 1 << 1, Entry::Unmarked, s).unwrap();
+        assert_eq!(c, NodeId(8));
+        let moves: Vec<(u8, u8)> = tree
+            .children(root)
+            .map(|(_, n)| (n.mv(), n.birth()))
+            .collect();
+        assert_eq!(
+            moves,
+            vec![(2, 1), (5, 0)],
+            "move order; births in order made"
+        );
         assert_eq!(tree.node(b).seat(), 1);
-        assert_eq!(tree.children(a).next().unwrap().0, c);
-        assert_eq!(tree.len(), 4);
         // Reset forgets everything.
         tree.reset(2);
         assert_eq!(tree.len(), 2);
-        assert!(tree.node(NodeId(1)).first_child().is_none());
+        assert_eq!(tree.node(NodeId(1)).tried(), 0);
+        assert!(tree.block(tree.node(NodeId(1))).is_none());
+    }
+
+    #[test]
+    fn a_block_that_does_not_fit_is_not_made() {
+        let mut tree = Tree::<u8>::new(8).unwrap();
+        tree.reset(1);
+        let t = tree.exclusive();
+        let s = &mut Slots::default();
+        let a = child(t, NodeId(0), 0, 0b11, Entry::Unmarked, s).unwrap();
+        assert!(!tree.is_full());
+        let t = tree.exclusive();
+        // Five more slots would be needed for `a`'s block (a header and four): four are left.
+        assert_eq!(child(t, a, 0, 0b1111, Entry::Unmarked, s), None);
+        assert!(tree.is_full(), "the tree stops growing");
+        let t = tree.exclusive();
+        // The root's block is there: its other move still gets its child.
+        assert!(child(t, NodeId(0), 1, 0b11, Entry::Unmarked, s).is_some());
+        assert_eq!(child(t, a, 2, 0b111, Entry::Unmarked, s), None);
+        assert_eq!(tree.len(), 8);
     }
 
     #[test]
@@ -934,128 +1306,113 @@ mod tests {
         let mut tree = Tree::<u8>::new(8).unwrap();
         tree.reset(1);
         let e = tree.exclusive();
-        let a = e
-            .expand(
-                NodeId(0),
-                1,
-                0,
-                Entry::VirtualLoss,
-                NodeId::NONE,
-                &mut Slots::default(),
-            )
-            .unwrap();
-        e.update(a, 1, 0.5, Entry::VirtualLoss);
-        e.add_avail(a, 2);
+        let a = child(
+            e,
+            NodeId(0),
+            1,
+            0b10,
+            Entry::Early(2),
+            &mut Slots::default(),
+        )
+        .unwrap();
+        assert_eq!(tree.node(a).visits(), 2, "made with its early visits");
+        let e = tree.exclusive();
+        e.update(a, 1, 0.5, Entry::Early(2));
+        assert_eq!(e.add_avail(e.node(a), 2), 3);
         let s = tree.shared();
-        s.enter(a, Entry::VirtualLoss);
-        s.update(a, 2, 1.0, Entry::VirtualLoss);
-        s.enter(a, Entry::EarlyVisit);
+        s.enter(a, Entry::Early(1));
+        s.update(a, 2, 1.0, Entry::Early(1));
+        s.enter(a, Entry::Early(3));
         assert_eq!(
             tree.node(a).visits(),
-            4,
-            "an early visit counts on the way down"
+            6,
+            "early visits count on the way down"
         );
-        s.update(a, 1, 0.0, Entry::EarlyVisit);
+        s.update(a, 1, 0.0, Entry::Early(3));
         let l = tree.locked();
         l.lock(a);
         l.update(a, 1, 0.25, Entry::Unmarked);
         l.unlock(a);
         let n = tree.node(a);
-        assert_eq!((n.visits(), n.virtual_loss()), (5, 0));
+        assert_eq!(n.visits(), 5, "one per playout once they are backed up");
         assert_eq!(tree.availability(a, NodeId(0)), 3);
         assert_eq!(n.reward(), 1.75);
     }
 
     #[test]
     fn concurrent_expansion_never_duplicates_a_move() {
-        // Four threads race to add the same eight moves under one root, many times over.
+        // Four threads race to add the same eight moves under one root and under one of its
+        // children, many times over.
         for _ in 0..200 {
-            let mut tree = Tree::<u8>::new(128).unwrap();
+            let mut tree = Tree::<u8>::new(4096).unwrap();
             tree.reset_shared(1);
             let t = tree.shared();
+            let root = NodeId(0);
+            let first = child(t, root, 0, 0xFF, Entry::Unmarked, &mut Slots::default()).unwrap();
             std::thread::scope(|s| {
                 for k in 0..4u8 {
                     s.spawn(move || {
-                        for j in 0..8u8 {
-                            let mv = (j + 2 * k) % 8;
-                            let root = t.node(NodeId(0));
-                            // Check-then-expand, as the walker does.
-                            let head = root.first_child();
-                            let existing = t
-                                .tree()
-                                .children(NodeId(0))
-                                .find(|(_, n)| n.mv() == mv)
-                                .map(|(id, _)| id);
-                            let c = match existing {
-                                Some(id) => {
-                                    t.enter(id, Entry::VirtualLoss);
-                                    id
-                                }
-                                None => t
-                                    .expand(
-                                        NodeId(0),
-                                        mv,
-                                        0,
-                                        Entry::VirtualLoss,
-                                        head,
-                                        &mut Slots::default(),
-                                    )
-                                    .unwrap(),
-                            };
-                            assert_eq!(t.node(c).mv(), mv);
+                        let slots = &mut Slots::default();
+                        for parent in [root, first] {
+                            for j in 0..8u8 {
+                                let mv = (j + 2 * k) % 8;
+                                // Check-then-expand, as the walker does; a busy parent says
+                                // try again later.
+                                let c = loop {
+                                    let n = t.node(parent);
+                                    if n.tried() >> mv & 1 != 0 {
+                                        let id = t.tree().block(n).unwrap().child(mv as u32);
+                                        t.enter(id, Entry::Early(1));
+                                        break id;
+                                    }
+                                    let made = child(t, parent, mv, 0xFF, Entry::Early(1), slots);
+                                    if let Some(id) = made {
+                                        break id;
+                                    }
+                                };
+                                assert_eq!(t.node(c).mv(), mv);
+                            }
                         }
                     });
                 }
             });
-            for (id, _) in tree.children(NodeId(0)) {
-                assert_eq!(id.0 % 2, 0, "root children start cache lines");
+            for parent in [root, first] {
+                let mut moves: Vec<u8> = tree.children(parent).map(|(_, n)| n.mv()).collect();
+                let mut births: Vec<u8> = tree.children(parent).map(|(_, n)| n.birth()).collect();
+                let visits: u32 = tree.children(parent).map(|(_, n)| n.visits()).sum();
+                moves.sort();
+                births.sort();
+                assert_eq!(moves, (0..8).collect::<Vec<_>>());
+                assert_eq!(
+                    births,
+                    (0..8).collect::<Vec<_>>(),
+                    "one child made at a time"
+                );
+                assert_eq!(visits, 32, "each of the 32 expansions entered one child");
             }
-            let mut moves: Vec<u8> = tree.children(NodeId(0)).map(|(_, n)| n.mv()).collect();
-            let vl: u32 = tree
-                .children(NodeId(0))
-                .map(|(_, n)| n.virtual_loss())
-                .sum();
-            moves.sort();
-            assert_eq!(moves, (0..8).collect::<Vec<_>>());
-            assert_eq!(
-                vl, 32,
-                "each of the 32 expansions entered exactly one child"
-            );
+            for (id, _) in tree.children(root) {
+                assert_eq!(
+                    id.0 % Tree::<u8>::ROOT_STRIDE,
+                    0,
+                    "root children start lines"
+                );
+            }
         }
     }
 
     #[test]
     fn root_children_count_availability_from_their_creation() {
-        let mut tree = Tree::<u8>::new(8).unwrap();
+        let mut tree = Tree::<u8>::new(16).unwrap();
         tree.reset(1);
         let root = NodeId(0);
         let t = tree.exclusive();
-        let a = t
-            .expand(
-                root,
-                1,
-                0,
-                Entry::Unmarked,
-                NodeId::NONE,
-                &mut Slots::default(),
-            )
-            .unwrap();
-        let d = t
-            .expand(
-                a,
-                9,
-                1,
-                Entry::Unmarked,
-                NodeId::NONE,
-                &mut Slots::default(),
-            )
-            .unwrap();
-        t.add_avail(root, 1);
-        let b = t
-            .expand(root, 2, 0, Entry::Unmarked, a, &mut Slots::default())
-            .unwrap();
-        t.add_avail(root, 2);
-        t.add_avail(d, 4);
+        let s = &mut Slots::default();
+        let a = child(t, root, 1, 0b110, Entry::Unmarked, s).unwrap();
+        let d = child(t, a, 9, 1 << 9, Entry::Unmarked, s).unwrap();
+        t.add_root_passes(root, 1);
+        let b = child(t, root, 2, 0b110, Entry::Unmarked, s).unwrap();
+        t.add_root_passes(root, 2);
+        t.add_avail(t.node(d), 4);
         assert_eq!(tree.availability(a, root), 4);
         assert_eq!(tree.availability(b, root), 3);
         assert_eq!(
@@ -1066,22 +1423,55 @@ mod tests {
     }
 
     #[test]
-    fn a_full_shared_tree_still_finds_a_child_linked_meanwhile() {
-        // Room for the root's cache line and one root child's.
-        let mut tree = Tree::<u8>::new(2 * Tree::<u8>::NODES_PER_LINE as u64).unwrap();
+    fn a_full_shared_tree_still_enters_a_child_made_meanwhile() {
+        // Room for the root's line and its block (a header, two moves a line each), no more.
+        let stride = Tree::<u8>::ROOT_STRIDE;
+        let mut tree = Tree::<u8>::new(4 * stride as u64).unwrap();
         tree.reset_shared(1);
         let t = tree.shared();
         let root = NodeId(0);
-        // Both threads saw no child; the first links move 7 and fills the arena.
-        let head = t.node(root).first_child();
-        let a = t.expand(root, 7, 0, Entry::EarlyVisit, head, &mut Slots::default());
+        let slots = &mut Slots::default();
+        // Both threads saw no child; the first makes move 7.
+        let a = child(t, root, 7, 0b1100_0000, Entry::Early(1), slots);
         assert!(a.is_some());
-        let b = t.expand(root, 7, 0, Entry::EarlyVisit, head, &mut Slots::default());
-        assert_eq!(b, a, "the second gets the child the first linked");
+        let b = child(
+            t,
+            root,
+            7,
+            0b1100_0000,
+            Entry::Early(1),
+            &mut Slots::default(),
+        );
+        assert_eq!(b, a, "the second gets the child the first made");
         assert_eq!(tree.node(a.unwrap()).visits(), 2, "both entered it");
         let t = tree.shared();
-        let c = t.expand(root, 8, 0, Entry::EarlyVisit, head, &mut Slots::default());
-        assert_eq!(c, None, "a new move does not fit");
+        let c = child(t, a.unwrap(), 8, 1 << 8, Entry::Early(1), slots);
+        assert_eq!(c, None, "a grandchild's block does not fit");
+    }
+
+    #[test]
+    fn a_thread_waits_for_a_parent_another_thread_is_expanding() {
+        let mut tree = Tree::<u8>::new(64).unwrap();
+        tree.reset_shared(1);
+        let t = tree.shared();
+        let root = NodeId(0);
+        let released = std::sync::atomic::AtomicBool::new(false);
+        t.node(root).links.lock.lock();
+        std::thread::scope(|scope| {
+            let waiter = scope.spawn(|| {
+                let made = child(t, root, 1, 0b10, Entry::Early(1), &mut Slots::default());
+                // It can only have finished once the lock was given back.
+                assert!(released.load(std::sync::atomic::Ordering::Acquire));
+                made
+            });
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            released.store(true, std::sync::atomic::Ordering::Release);
+            // SAFETY: locked above, by this thread.
+            unsafe { t.node(root).links.lock.unlock() };
+            let made = waiter.join().unwrap();
+            assert!(made.is_some(), "the waiting thread made its child");
+        });
+        assert_eq!(tree.node(root).tried(), 0b10);
     }
 
     #[test]

@@ -1,17 +1,20 @@
 //! One iteration's walk through the tree: selection, expansion and backpropagation, shared by
 //! every algorithm and every parallel mode.
 //!
-//! Selection follows the note's reference code. At each node the walker scans the children once,
-//! collecting those whose move is legal in this iteration's world and scoring them by UCB. If
-//! some legal move has no child yet, it expands one of those, chosen uniformly. Otherwise it
-//! increments the availability of every compatible child (ISMCTS) and descends into the best
-//! one. Playouts happen outside the walker, so leaf parallelism can run several per walk.
+//! Selection follows the note's reference code. At each node the walker takes the legal moves of
+//! this iteration's world as a mask. If some legal move has no child yet (one AND-NOT with the
+//! node's `tried` mask), it expands one of those, chosen uniformly. Otherwise it scores the
+//! compatible children (one AND) by UCB, increments their availability (ISMCTS), and descends
+//! into the best one. Playouts happen outside the walker, so leaf parallelism can run several
+//! per walk.
 
 use crate::cards::random_below;
-use crate::game::{Game, MoveSet, Rng};
+use crate::game::{Game, MoveSet, Rng, TreeMove};
+use crate::mask::MoveMask;
 
 use super::rollout::Rewards;
 use super::tree::{Access, Entry, NodeId, Slots, TreeRef};
+use super::worlds::Worlds;
 
 /// The selection rule's constants.
 #[derive(Clone, Copy, Debug)]
@@ -22,20 +25,15 @@ pub(crate) struct Ucb {
     pub(crate) virtual_loss: u32,
 }
 
-/// Per-thread scratch for walks: the path from the root to the current leaf, and the
-/// compatible children of the node being scanned.
-///
-/// Both buffers are reused across iterations, so a walk allocates nothing once they have grown
-/// to the game's depth and branching. They start with room for a path of 64 nodes and 256
-/// children (more than any game's moves: Pentago-Swap has up to 216), so a walker made for one
-/// search does not grow them in it.
+/// Per-thread state of walks: the path from the root to the current leaf, reused across
+/// iterations (a walk allocates nothing once it has grown to the game's depth; it starts with
+/// room for 64), this thread's arena chunk, and its root passes not yet counted.
 #[derive(Debug)]
 pub(crate) struct Walker {
     ucb: Ucb,
     /// How this walk marks the nodes it enters (tree modes with `virtual_loss > 0`).
     entry: Entry,
     path: Vec<NodeId>,
-    compatible: Vec<NodeId>,
     /// This thread's arena slots (shared trees).
     slots: Slots,
     /// Passes through `pending_root` not yet added to its availability counter (ISMCTS).
@@ -49,7 +47,7 @@ pub(crate) struct Walker {
 /// in the middle of the child scan costs more than its arithmetic (register spills around the
 /// call, no overlap with the next child's loads). Absolute error below 1e-9.
 #[inline]
-pub(crate) fn ln(x: f64) -> f64 {
+pub(crate) const fn ln(x: f64) -> f64 {
     const MANTISSA: u64 = (1 << 52) - 1;
     let bits = x.to_bits();
     let mut exponent = (bits >> 52) as i64 - 1023;
@@ -66,28 +64,72 @@ pub(crate) fn ln(x: f64) -> f64 {
     exponent as f64 * std::f64::consts::LN_2 + 2.0 * s * series
 }
 
+/// Entries of [`LN_SMALL`].
+const LN_SMALL_LEN: usize = 1024;
+
+/// [`ln`] of `0..LN_SMALL_LEN` (entry 0 unused), worked out at compile time by the same
+/// function, so a lookup gives exactly the bits a call would: most availability counts below
+/// the root's children are small.
+static LN_SMALL: [f64; LN_SMALL_LEN] = {
+    let mut t = [0.0; LN_SMALL_LEN];
+    let mut i = 1;
+    while i < LN_SMALL_LEN {
+        t[i] = ln(i as f64);
+        i += 1;
+    }
+    t
+};
+
+/// `ln(n)` for a count `n >= 1`: a table lookup for small counts.
+#[inline]
+fn ln_count(n: u32) -> f64 {
+    match LN_SMALL.get(n as usize) {
+        Some(&v) => v,
+        None => ln(n as f64),
+    }
+}
+
 /// The best child so far by UCB, compared without dividing: `num/den` against `num'/den'` as
 /// `num·den' > num'·den` (every `den` is a positive visit count).
+#[derive(Clone, Copy)]
 struct Best {
     id: NodeId,
+    /// The child's move bit.
+    bit: u32,
     num: f64,
     den: f64,
 }
 
 impl Best {
+    /// No child yet: a score of -1, below every child's (a child's is at least 0), so no tie
+    /// with it is possible.
     const NONE: Best = Best {
         id: NodeId::NONE,
-        num: 0.0,
+        bit: 0,
+        num: -1.0,
         den: 1.0,
     };
 
-    /// Keeps the first of equal scores, as a `>` scan would.
+    /// Keeps the better score; of equal scores, the child made last.
     #[inline]
-    fn offer(&mut self, id: NodeId, num: f64, den: f64) {
-        if self.id.is_none() || num * self.den > self.num * den {
-            *self = Best { id, num, den };
+    fn offer<M: TreeMove + PartialEq, A: Access>(&mut self, tree: TreeRef<'_, M, A>, new: Best) {
+        let (mine, theirs) = (new.num * self.den, self.num * new.den);
+        // A branch, not a select: the best child is usually found early and rarely beaten, and
+        // a select would chain every comparison to the one before (measured slower).
+        if mine > theirs || (mine == theirs && younger(tree, new.id, self.id)) {
+            *self = new;
         }
     }
+}
+
+/// True when sibling `a` was made after sibling `b`.
+#[inline]
+fn younger<M: TreeMove + PartialEq, A: Access>(
+    tree: TreeRef<'_, M, A>,
+    a: NodeId,
+    b: NodeId,
+) -> bool {
+    tree.node(a).birth() > tree.node(b).birth()
 }
 
 impl Walker {
@@ -98,21 +140,16 @@ impl Walker {
     /// the thousands that the logarithm in UCB barely sees.
     pub(crate) const ROOT_BATCH: u32 = 8;
 
-    /// Uniform draws [`Walker::pick_untried`] tries in a large move set before its exact pass.
-    const UNTRIED_DRAWS: u32 = 16;
-
     /// A walker for one thread. `track_virtual_loss` is for tree-parallel walks.
     pub(crate) fn new(ucb: Ucb, track_virtual_loss: bool) -> Walker {
         let entry = match (track_virtual_loss, ucb.virtual_loss) {
             (false, _) | (true, 0) => Entry::Unmarked,
-            (true, 1) => Entry::EarlyVisit,
-            (true, _) => Entry::VirtualLoss,
+            (true, v) => Entry::Early(v),
         };
         Walker {
             ucb,
             entry,
             path: Vec::with_capacity(64),
-            compatible: Vec::with_capacity(256),
             slots: Slots::default(),
             root_pending: 0,
             pending_root: NodeId::NONE,
@@ -126,7 +163,7 @@ impl Walker {
 
     /// Adds the root passes this walker still holds to `root`'s availability; a tree-parallel
     /// thread calls it once its last iteration is backed up.
-    pub(crate) fn flush_root_passes<M: Copy + PartialEq, A: Access>(
+    pub(crate) fn flush_root_passes<M: TreeMove + PartialEq, A: Access>(
         &mut self,
         tree: TreeRef<'_, M, A>,
     ) {
@@ -140,25 +177,21 @@ impl Walker {
     /// if the arena has room. `weight` is the number of playouts that will be backed up through
     /// this path (leaf parallelism), added to availability.
     ///
-    /// `AVAIL` selects ISMCTS semantics: children filtered by legality in `state`, UCB over
-    /// availability. Without it, every child is legal (a perfect-information tree) and UCB uses
-    /// the parent's visits.
+    /// With `W::AVAILABILITY` (ISMCTS) children are filtered by legality in `state` and UCB
+    /// uses their availability. Without it, every child is legal (a perfect-information tree)
+    /// and UCB uses the parent's visits.
     #[inline]
-    pub(crate) fn descend<G: Game, A: Access, const AVAIL: bool>(
+    pub(crate) fn descend<G: Game, W: Worlds<G>, A: Access>(
         &mut self,
         tree: TreeRef<'_, G::Move, A>,
+        worlds: &W,
         root: NodeId,
         state: &mut G,
         rng: &mut Rng,
         weight: u32,
     ) {
         let c = self.ucb.c;
-        // Early visits are already in the visit counts.
-        let vl = if self.entry == Entry::VirtualLoss {
-            self.ucb.virtual_loss as f64
-        } else {
-            0.0
-        };
+        // Virtual losses are in the visit counts (early visits).
         let entry = self.entry;
         self.path.clear();
         self.path.push(root);
@@ -171,76 +204,35 @@ impl Walker {
                 tree.unlock(node);
                 return;
             }
-            let legal = state.legal_moves();
-            if AVAIL && !state.next_move_seen_by(observer) {
+            let moves = state.legal_moves();
+            if W::AVAILABILITY && !state.next_move_seen_by(observer) {
                 // A move the searcher will never see is not a branch of its tree: it is drawn at
                 // random, like the hidden cards of the determinization.
-                state.play(legal.random(rng));
+                state.play(moves.random(rng));
                 continue;
             }
+            let legal = moves.bits();
             let here = tree.node(node);
-            // Every scan starts from this head: the list behind it never changes (children are
-            // only ever prepended), so the count, the choice and the expansion agree.
-            let head = here.first_child();
-            self.compatible.clear();
-            let mut best = Best::NONE;
-            // Root children count availability relative to the root (see Tree::availability).
-            let at_root = self.path.len() == 1;
-            // This thread's own passes not yet added count too.
-            if AVAIL && at_root && node != self.pending_root {
-                self.flush_root_passes(tree);
-                self.pending_root = node;
-            }
-            let avail_base = if AVAIL && at_root {
-                here.avail().wrapping_add(self.root_pending)
-            } else {
-                0
-            };
-            if !head.is_none() {
-                let ln_parent = if AVAIL {
-                    0.0
-                } else {
-                    ln((here.visits() as f64 + vl * here.virtual_loss() as f64).max(1.0))
-                };
-                // A child linked by another thread and not yet backed up has no statistics:
-                // it goes first.
-                let mut unvisited = NodeId::NONE;
-                let mut id = head;
-                while !id.is_none() {
-                    let child = tree.node(id);
-                    let next = child.next_sibling();
-                    if !AVAIL || legal.contains(child.mv()) {
-                        self.compatible.push(id);
-                        let n = child.visits() as f64 + vl * child.virtual_loss() as f64;
-                        if n == 0.0 {
-                            if unvisited.is_none() {
-                                unvisited = id;
-                            }
-                        } else {
-                            let ln_avail = if AVAIL {
-                                let avail = child.avail().wrapping_add(avail_base);
-                                ln(avail.wrapping_add(weight) as f64)
-                            } else {
-                                ln_parent
-                            };
-                            // mean + c·sqrt(ln/n) = (reward + c·sqrt(ln·n)) / n
-                            best.offer(id, child.reward() + c * (ln_avail * n).sqrt(), n);
-                        }
-                    }
-                    id = next;
-                }
-                if !unvisited.is_none() {
-                    best.id = unvisited;
-                }
-            }
-            if self.compatible.len() < legal.len() {
-                let mv = if head.is_none() {
-                    legal.random(rng)
-                } else {
-                    self.pick_untried::<G, A>(tree, &legal, rng)
-                };
+            // `tried` before `block`: a child is published after its parent's block, so every
+            // child this mask shows has its block visible.
+            let tried = here.tried();
+            // The same at every visit of this node, and the block was sized by it: worked out
+            // here, the children's slots do not wait for the block header to load.
+            let possible = worlds.possible_moves(state, &moves).bits();
+            let block = tree.block_of(here, possible);
+            let possible = block.map_or(possible, |b| b.possible());
+            debug_assert!(
+                legal.and_not(possible).is_empty(),
+                "a legal move outside possible_moves: {state:?}"
+            );
+            let untried = legal.and_not(tried).and(possible);
+            if !untried.is_empty() {
+                // Uniformly among the untried legal moves.
+                let k = random_below(rng, untried.count());
+                let bit = untried.select(k);
+                let mv = G::Move::from_bit(bit);
                 let seat = state.current_seat();
-                let child = tree.expand(node, mv, seat, entry, head, &mut self.slots);
+                let child = tree.expand(node, mv, bit, seat, entry, possible, &mut self.slots);
                 tree.unlock(node);
                 if let Some(child) = child {
                     state.play(mv);
@@ -248,64 +240,89 @@ impl Walker {
                 }
                 return;
             }
-            if AVAIL {
-                if at_root {
-                    self.root_pending += weight;
-                    if self.root_pending >= self.root_batch {
-                        self.flush_root_passes(tree);
+            let compat = legal.and(tried);
+            let Some(block) = block.filter(|_| !compat.is_empty()) else {
+                // Only legal moves the node has no slot for (a game's possible_moves missed
+                // them, which debug builds catch above): play out from here.
+                tree.unlock(node);
+                return;
+            };
+            // Root children count availability relative to the root (see Tree::availability).
+            let at_root = W::AVAILABILITY && self.path.len() == 1;
+            // This thread's own passes not yet added count too.
+            if at_root && node != self.pending_root {
+                self.flush_root_passes(tree);
+                self.pending_root = node;
+            }
+            let avail_base = if at_root {
+                here.avail().wrapping_add(self.root_pending)
+            } else {
+                0
+            };
+            let ln_parent = if W::AVAILABILITY {
+                0.0
+            } else {
+                ln_count(here.visits().max(1))
+            };
+            let mut best = Best::NONE;
+            // A child made by another thread and not yet backed up has no statistics: it goes
+            // first.
+            let mut unvisited = Best::NONE;
+            let mut bits = compat;
+            while let Some(bit) = bits.pop_lowest() {
+                let id = block.child(bit);
+                let child = tree.node(id);
+                // Availability counts this pass (at a root, through the root's counter below).
+                let avail = match (W::AVAILABILITY, at_root) {
+                    (false, _) => 0,
+                    (true, true) => child.avail().wrapping_add(avail_base).wrapping_add(weight),
+                    (true, false) => tree.add_avail(child, weight),
+                };
+                let n = child.visits() as f64;
+                if n == 0.0 {
+                    if unvisited.id.is_none() || younger(tree, id, unvisited.id) {
+                        unvisited = Best {
+                            id,
+                            bit,
+                            ..Best::NONE
+                        };
                     }
+                    continue;
+                }
+                let ln_avail = if W::AVAILABILITY {
+                    ln_count(avail)
                 } else {
-                    for &id in &self.compatible {
-                        tree.add_avail(id, weight);
-                    }
+                    ln_parent
+                };
+                // mean + c·sqrt(ln/n) = (reward + c·sqrt(ln·n)) / n
+                let num = child.reward() + c * (ln_avail * n).sqrt();
+                best.offer(
+                    tree,
+                    Best {
+                        id,
+                        bit,
+                        num,
+                        den: n,
+                    },
+                );
+            }
+            if !unvisited.id.is_none() {
+                best = unvisited;
+            }
+            if at_root {
+                self.root_pending += weight;
+                if self.root_pending >= self.root_batch {
+                    self.flush_root_passes(tree);
                 }
             }
-            let best = best.id;
             tree.unlock(node);
-            tree.lock(best);
-            tree.enter(best, entry);
-            state.play(tree.node(best).mv());
-            self.path.push(best);
-            node = best;
+            tree.lock(best.id);
+            tree.enter(best.id, entry);
+            // The move from its bit: playing it need not wait for the child's links to load.
+            state.play(G::Move::from_bit(best.bit));
+            self.path.push(best.id);
+            node = best.id;
         }
-    }
-
-    /// A uniformly random legal move that no compatible child has taken.
-    ///
-    /// The exact pass at the end tests every legal move against every child. With Pentago-Swap's
-    /// up to 216 moves that cost dominated the whole search, so sets of more than 64 moves first
-    /// draw up to [`Walker::UNTRIED_DRAWS`] uniform legal moves and keep the first untried one
-    /// (one scan of the children per draw). Each draw and the exact pass are uniform over the
-    /// untried moves, so the choice is too. Card games never have more than 64 moves: their
-    /// searches draw exactly as before.
-    #[inline]
-    fn pick_untried<G: Game, A: Access>(
-        &self,
-        tree: TreeRef<'_, G::Move, A>,
-        legal: &G::Moves,
-        rng: &mut Rng,
-    ) -> G::Move {
-        if legal.len() > 64 {
-            for _ in 0..Self::UNTRIED_DRAWS {
-                let mv = legal.random(rng);
-                if !self.compatible.iter().any(|&id| tree.node(id).mv() == mv) {
-                    return mv;
-                }
-            }
-        }
-        let untried = legal.len() - self.compatible.len();
-        let mut k = random_below(rng, untried as u32);
-        let mut chosen = None;
-        legal.for_each(|mv| {
-            if chosen.is_none() && !self.compatible.iter().any(|&id| tree.node(id).mv() == mv) {
-                if k == 0 {
-                    chosen = Some(mv);
-                } else {
-                    k -= 1;
-                }
-            }
-        });
-        chosen.expect("the scan counted the untried legal moves")
     }
 
     /// Backs `visits` playouts with per-seat reward totals `rewards` up the last walk's path.
@@ -313,7 +330,7 @@ impl Walker {
     /// `AVAIL` searches leave the root's visit count alone: nothing reads it (availability
     /// replaces it), and it is the one counter every thread of a shared tree would write.
     #[inline]
-    pub(crate) fn backup<M: Copy + PartialEq, A: Access, const AVAIL: bool>(
+    pub(crate) fn backup<M: TreeMove + PartialEq, A: Access, const AVAIL: bool>(
         &self,
         tree: TreeRef<'_, M, A>,
         visits: u32,
@@ -354,6 +371,15 @@ mod tests {
         }
         for n in 1..100_000u32 {
             assert!((ln(n as f64) - (n as f64).ln()).abs() < 1e-9);
+        }
+    }
+
+    #[test]
+    fn the_small_count_table_gives_exactly_what_ln_computes_at_run_time() {
+        // The table is filled at compile time; the search must not depend on where it was.
+        let x = std::hint::black_box(1.0);
+        for n in 1..LN_SMALL_LEN as u32 + 10 {
+            assert_eq!(ln_count(n).to_bits(), ln(x * n as f64).to_bits(), "{n}");
         }
     }
 }

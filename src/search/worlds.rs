@@ -5,7 +5,7 @@
 //! its own root in the same arena (iteration `i` uses root `i mod D`), so budgets and every
 //! parallel mode work unchanged.
 
-use crate::game::{DealSampler, Game, Rng};
+use crate::game::{DealSampler, Game, HiddenInfo, Rng, Seat};
 
 /// The worlds a search iterates over.
 pub trait Worlds<G: Game>: Sync {
@@ -18,13 +18,23 @@ pub trait Worlds<G: Game>: Sync {
 
     /// The root and the state of iteration `i`. Must not allocate.
     fn world(&self, i: u64, rng: &mut Rng) -> (u32, G);
+
+    /// Every move that can be legal at the tree node whose walk has reached `state` (where
+    /// `legal` are the legal moves), in any world of this search: the moves its children block
+    /// gets slots for.
+    fn possible_moves(&self, state: &G, legal: &G::Moves) -> G::Moves;
 }
 
 /// A fresh determinization per iteration from one observer's sampler (SO-ISMCTS).
 #[derive(Clone, Debug)]
-pub struct Sampled<S>(pub S);
+pub struct Sampled<S> {
+    /// Draws the worlds.
+    pub sampler: S,
+    /// The seat whose information sets the tree's nodes are.
+    pub observer: Seat,
+}
 
-impl<G: Game, S: DealSampler<G>> Worlds<G> for Sampled<S> {
+impl<G: HiddenInfo, S: DealSampler<G>> Worlds<G> for Sampled<S> {
     const AVAILABILITY: bool = true;
 
     fn num_roots(&self) -> u32 {
@@ -33,7 +43,12 @@ impl<G: Game, S: DealSampler<G>> Worlds<G> for Sampled<S> {
 
     #[inline]
     fn world(&self, _i: u64, rng: &mut Rng) -> (u32, G) {
-        (0, self.0.sample(rng))
+        (0, self.sampler.sample(rng))
+    }
+
+    #[inline]
+    fn possible_moves(&self, state: &G, _legal: &G::Moves) -> G::Moves {
+        state.possible_moves(self.observer)
     }
 }
 
@@ -57,5 +72,11 @@ impl<G: Game> Worlds<G> for Fixed<G> {
             (i % self.0.len() as u64) as usize
         };
         (r as u32, self.0[r].clone())
+    }
+
+    /// Each root's world is one fixed state, so a node is one state: its legal moves.
+    #[inline]
+    fn possible_moves(&self, _state: &G, legal: &G::Moves) -> G::Moves {
+        legal.clone()
     }
 }

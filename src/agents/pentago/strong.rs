@@ -29,7 +29,6 @@ use std::time::Instant;
 use super::PentagoAgent;
 use super::proofs;
 use super::tactical::{Rules, SYMMETRY_STONES, Tactical};
-use crate::agents::search::charged;
 use crate::agents::{AgentError, AgentInfo, Decision};
 use crate::game::{Game, MoveSet, Rng};
 use crate::games::pentago::solver::Solver;
@@ -50,8 +49,9 @@ pub const INFO: AgentInfo = AgentInfo {
             default: "0.1",
             help: "UCB exploration constant (lower than the other agents': docs/results.md)",
         },
-        // The shared search options after `c` (a test checks that none is missing).
-        SEARCH_OPTIONS[1],
+        // The shared search options but `c` and the card games' exact endgame (a test checks
+        // that none is missing).
+        SEARCH_OPTIONS[0],
         SEARCH_OPTIONS[2],
         SEARCH_OPTIONS[3],
         SEARCH_OPTIONS[4],
@@ -60,6 +60,7 @@ pub const INFO: AgentInfo = AgentInfo {
         SEARCH_OPTIONS[7],
         SEARCH_OPTIONS[8],
         SEARCH_OPTIONS[9],
+        SEARCH_OPTIONS[10],
         OptionDoc {
             key: "lookahead",
             default: "3",
@@ -267,7 +268,7 @@ impl StrongAgent {
         let spare = self.spare.as_mut().expect("made just above");
         spare.reset(1);
         let root = spare.root(0);
-        copy_subtree(tree, node, spare, root, |_| true);
+        copy_subtree(tree, node, spare, root, None);
         true
     }
 
@@ -322,7 +323,7 @@ impl PentagoAgent for StrongAgent {
         // The spec's own budget replaces the caller's limits; the caller's stop signal stays.
         let budget = budget.replaced_by(self.searcher.config().budget.as_ref());
         // The time spent above comes off a time budget.
-        let budget = charged(budget, start);
+        let budget = budget.charged_from(start);
         let worlds = Fixed(vec![Tactical::root(*state, moves, self.rules)]);
         let spare = self.spare.as_ref().filter(|_| reuse);
         let result = self
@@ -330,7 +331,7 @@ impl PentagoAgent for StrongAgent {
             .run_seeded(&worlds, &budget, rng, |tree| {
                 if let Some(spare) = spare {
                     let root = tree.root(0);
-                    copy_subtree(spare, spare.root(0), tree, root, |mv| moves.contains(mv));
+                    copy_subtree(spare, spare.root(0), tree, root, Some(moves.bits()));
                 }
             })
             .map_err(|e| AgentError::Resources(format!("{}: {e}", INFO.name)))?;
@@ -354,8 +355,17 @@ mod tests {
     #[test]
     fn every_search_option_is_documented_once() {
         let keys: Vec<&str> = INFO.options.iter().map(|o| o.key).collect();
-        for o in SEARCH_OPTIONS {
+        // The exact endgame options are for the trick-taking games' solver.
+        for o in SEARCH_OPTIONS
+            .iter()
+            .filter(|o| !o.key.starts_with("endgame") && o.key != "leaf_solve")
+        {
             assert_eq!(keys.iter().filter(|&&k| k == o.key).count(), 1, "{}", o.key);
         }
+        assert!(
+            !keys
+                .iter()
+                .any(|k| k.starts_with("endgame") || *k == "leaf_solve")
+        );
     }
 }

@@ -278,6 +278,11 @@ impl HiddenInfo for Pentago {
     fn info_set(&self, observer: Seat) -> PerfectInformation<Pentago> {
         PerfectInformation::new(*self, observer)
     }
+
+    /// Nothing is hidden: the legal moves.
+    fn possible_moves(&self, _observer: Seat) -> PentagoMoves {
+        self.legal_moves()
+    }
 }
 
 impl GameDef for Pentago {

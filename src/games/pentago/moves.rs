@@ -3,8 +3,8 @@
 use std::fmt;
 
 use super::board::{SWAPS, swap_index};
-use crate::cards::select_bit;
-use crate::game::MoveSet;
+use crate::game::{MoveSet, TreeMove};
+use crate::mask::{MoveMask, Wide};
 
 /// Number of distinct moves: 36 cells × 6 swaps.
 pub const NUM_MOVES: usize = 216;
@@ -106,7 +106,7 @@ impl std::str::FromStr for PentagoMove {
 /// select.
 #[derive(Clone, Copy, PartialEq, Eq, Default)]
 pub struct PentagoMoves {
-    bits: [u64; 4],
+    bits: Wide,
 }
 
 impl PentagoMoves {
@@ -174,41 +174,46 @@ impl fmt::Debug for PentagoMoves {
     }
 }
 
+/// A move's bit is its index, `6·cell + swap`.
+impl TreeMove for PentagoMove {
+    type Mask = Wide;
+    #[inline]
+    fn bit(self) -> u32 {
+        self.0 as u32
+    }
+    #[inline]
+    fn from_bit(bit: u32) -> PentagoMove {
+        PentagoMove::from_index(bit as usize)
+    }
+}
+
 impl MoveSet<PentagoMove> for PentagoMoves {
     #[inline]
     fn len(&self) -> usize {
-        self.bits.iter().map(|w| w.count_ones() as usize).sum()
+        self.bits.count() as usize
     }
 
     #[inline]
     fn contains(&self, mv: PentagoMove) -> bool {
-        self.bits[mv.index() / 64] >> (mv.index() % 64) & 1 == 1
+        self.bits.has(mv.bit())
     }
 
     #[inline]
     fn nth(&self, k: usize) -> PentagoMove {
-        let mut k = k as u32;
-        for (w, &word) in self.bits.iter().enumerate() {
-            let n = word.count_ones();
-            if k < n {
-                return PentagoMove::from_index(64 * w + select_bit(word, k) as usize);
-            }
-            k -= n;
-        }
-        panic!("nth({k}) past the end of a move set")
+        PentagoMove::from_bit(self.bits.select(k as u32))
     }
 
     #[inline]
     fn for_each(&self, mut f: impl FnMut(PentagoMove)) {
-        for (w, &word) in self.bits.iter().enumerate() {
-            let mut word = word;
-            while word != 0 {
-                f(PentagoMove::from_index(
-                    64 * w + word.trailing_zeros() as usize,
-                ));
-                word &= word - 1;
-            }
+        let mut bits = self.bits;
+        while let Some(bit) = bits.pop_lowest() {
+            f(PentagoMove::from_bit(bit));
         }
+    }
+
+    #[inline]
+    fn bits(&self) -> Wide {
+        self.bits
     }
 }
 

@@ -350,3 +350,168 @@ fn kill_9_leaves_a_log_of_whole_games() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The shortest prefix of `mv` that no other legal move starts with.
+fn unique_prefix(mv: &str, legal: &[&str]) -> String {
+    (1..=mv.len())
+        .map(|k| &mv[..k])
+        .find(|p| legal.iter().filter(|m| m.starts_with(p)).count() == 1)
+        .unwrap_or(mv)
+        .to_string()
+}
+
+#[test]
+fn a_person_plays_a_game_through_stdin_and_it_replays() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("play");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("game.jsonl");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_cardsearch"))
+        .args([
+            "play",
+            "--game",
+            "tricks",
+            "--seat",
+            "1",
+            "--opponents",
+            "ismcts",
+        ])
+        .args([
+            "--iterations",
+            "200",
+            "--seed",
+            "4",
+            "--out",
+            log.to_str().unwrap(),
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut transcript = String::new();
+    let mut turns = 0;
+    for line in stdout.lines() {
+        let line = line.unwrap();
+        transcript += &line;
+        transcript += "\n";
+        let Some(moves) = line.trim_start_matches("> ").strip_prefix("legal: ") else {
+            continue;
+        };
+        let legal: Vec<&str> = moves.split_whitespace().collect();
+        if turns == 0 {
+            // Ask for a hint and make a typo before the first move.
+            writeln!(stdin, "hint\nzz").unwrap();
+        }
+        writeln!(stdin, "{}", unique_prefix(legal[0], &legal)).unwrap();
+        turns += 1;
+    }
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{transcript}");
+    assert!(turns >= 3, "{transcript}");
+    for expected in [
+        "your hand: ",
+        "seat 0 plays ",
+        "you play ",
+        "hint: ",
+        "'zz' is not a legal move",
+        "game over",
+    ] {
+        assert!(
+            transcript.contains(expected),
+            "no '{expected}' in:\n{transcript}"
+        );
+    }
+    // The saved game replays, its result checked.
+    let out = cardsearch(&["replay", log.to_str().unwrap(), "--game", "0"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Closing the input abandons the game cleanly.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_cardsearch"))
+        .args(["play", "--game", "tricks", "--opponents", "random"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("abandoned"));
+}
+
+#[test]
+fn solve_prints_every_moves_exact_value() {
+    // Tricks after "QS AS KD AD": seat 0 holds JS KH, seat 1 JH QH, one trick each. Whatever
+    // seat 0 leads it takes both tricks (seat 1 has no spade, and its hearts are below the
+    // king): 3 tricks to 1, a margin of +2 for either move.
+    let deal = "JS QS KH AD | AS JH QH KD | KS AH JD QD";
+    let out = cardsearch(&[
+        "solve",
+        "--game",
+        "tricks",
+        "--deal",
+        deal,
+        "--moves",
+        "QS AS KD AD",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("seat 0 to move, 4 cards left"), "{stdout}");
+    for card in ["JS", "KH"] {
+        let line = stdout
+            .lines()
+            .find(|l| l.starts_with("  ") && l.contains(card))
+            .unwrap();
+        assert!(line.contains("+2") && line.contains("win"), "{stdout}");
+    }
+    // A random Sueca endgame: every legal move gets a line, the best marked.
+    let out = cardsearch(&["solve", "--game", "sueca", "--seed", "4", "--cards", "16"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("exact margin"), "{stdout}");
+    assert!(
+        stdout.lines().any(|l| l.trim_start().starts_with('*')),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn solve_rejects_bad_input_in_one_line() {
+    let deal = "JS QS KH AD | AS JH QH KD | KS AH JD QD";
+    assert_clean_error(&["solve", "--game", "chess"], "chess");
+    assert_clean_error(&["solve", "--game", "coinguess"], "no exact solver");
+    assert_clean_error(&["solve", "--game", "tricks", "--deal", "JS QS"], "deal");
+    assert_clean_error(
+        &["solve", "--game", "tricks", "--deal", deal, "--moves", "AS"],
+        "not legal",
+    );
+    assert_clean_error(
+        &["solve", "--game", "tricks", "--deal", deal, "--moves", "QX"],
+        "QX",
+    );
+    assert_clean_error(
+        &[
+            "solve",
+            "--game",
+            "tricks",
+            "--deal",
+            deal,
+            "--moves",
+            "QS AS KD AD JS JH KH QH",
+        ],
+        "over",
+    );
+    assert_clean_error(&["solve", "--game", "hearts:pass=left"], "passing");
+    assert_clean_error(
+        &["solve", "--game", "sueca", "--node-limit", "1000"],
+        "gave up",
+    );
+}

@@ -225,9 +225,20 @@ fn root_visits_add_up_to_the_iterations() {
 
 #[test]
 fn a_full_tree_keeps_searching() {
-    // Two nodes: the root and one child. The search must still do every iteration.
+    // The root's children block (a header and a slot for each of the four cards in hand) fits
+    // in six slots and nothing below it does; in two, not even that. The search must still do
+    // every iteration.
     let mut rng = rng_from_seed(8);
     let state = Tricks::new_game(&(), &mut rng);
+    let d = decide(
+        agent::<Tricks>("ismcts:max_nodes=6").as_mut(),
+        &state,
+        500,
+        1,
+    );
+    assert_eq!(d.iterations, 500);
+    assert_eq!(d.children.len(), 4);
+    assert_eq!(d.children.iter().map(|c| c.visits).sum::<u64>(), 500);
     let d = decide(
         agent::<Tricks>("ismcts:max_nodes=2").as_mut(),
         &state,
@@ -235,11 +246,12 @@ fn a_full_tree_keeps_searching() {
         1,
     );
     assert_eq!(d.iterations, 500);
-    assert_eq!(d.children.len(), 1);
+    assert!(d.children.is_empty());
     assert!(state.legal_moves().contains(d.mv));
     assert!(d.tree_full, "the decision says the tree filled");
     assert_eq!(d.nodes, 2);
-    // An arena sized from the budget never fills: at most one node per iteration.
+    // An arena sized from the budget never fills: it has room for the most slots an
+    // iteration can take (one children block) on every iteration.
     for spec in [
         "ismcts",
         "ismcts:parallel=tree,threads=2",
@@ -247,9 +259,11 @@ fn a_full_tree_keeps_searching() {
     ] {
         let d = decide(agent::<Tricks>(spec).as_mut(), &state, 5000, 1);
         assert!(!d.tree_full, "{spec}");
+        // At most one block per iteration, of at most 9 slots in Tricks (a header and the 8
+        // cards the searcher has not seen), and a shared tree's first chunks and root padding.
         assert!(
-            d.nodes > 1 && d.nodes <= 5000 + 20,
-            "{spec}: {} nodes",
+            d.nodes > 1 && d.nodes <= 5000 * 9 + 1000,
+            "{spec}: {} slots",
             d.nodes
         );
     }
@@ -381,6 +395,66 @@ fn every_mode_returns_a_legal_move_on_every_game() {
     }
 }
 
+/// Tree searches on a game with more than 64 distinct moves, at a position with more than 64
+/// legal moves: every algorithm in every parallel mode decides legally and accounts for every
+/// iteration, ISMCTS and UCT make a root child for every legal move (their first iterations
+/// try each untried move, so children past the 64th move bit exist), and the modes that are a
+/// function of the seed give the same decision for the same seed.
+struct WideGame;
+
+impl games::GameVisitor for WideGame {
+    type Output = ();
+
+    fn visit<G: GameDef>(self, config: G::Config) {
+        let mut rng = rng_from_seed(5);
+        let state = (0..100)
+            .find_map(|_| {
+                let mut state = G::new_game(&config, &mut rng);
+                while !state.is_terminal() {
+                    if (65..=150).contains(&state.legal_moves().len()) {
+                        return Some(state);
+                    }
+                    let mv = state.legal_moves().random(&mut rng);
+                    state.play(mv);
+                }
+                None
+            })
+            .expect("a position with 65 to 150 legal moves in 100 games");
+        let legal = state.legal_moves().len();
+        for algorithm in ALGORITHMS {
+            for mode in MODES {
+                let spec = with_mode(algorithm, mode);
+                let d = decide(agent::<G>(&spec).as_mut(), &state, 600, 3);
+                check(&spec, &state, &d);
+                assert_eq!(d.iterations, 600, "{} {spec}", G::NAME);
+                if !algorithm.starts_with("pimc") {
+                    // Leaf parallelism's 600 playouts are 200 walks, still more than the moves.
+                    assert_eq!(d.children.len(), legal, "{} {spec}", G::NAME);
+                }
+            }
+        }
+        for spec in DETERMINISTIC {
+            let mut a = agent::<G>(spec);
+            let first = decide(a.as_mut(), &state, 500, 8);
+            let again = decide(a.as_mut(), &state, 500, 8);
+            let fresh = decide(agent::<G>(spec).as_mut(), &state, 500, 8);
+            for other in [&again, &fresh] {
+                assert_eq!(first.mv, other.mv, "{} {spec}", G::NAME);
+                assert_eq!(first.children, other.children, "{} {spec}", G::NAME);
+            }
+        }
+    }
+}
+
+#[test]
+fn tree_searches_play_games_wider_than_64_moves_in_every_mode() {
+    // The default ASMACAG deck has six number kinds (at most 38 actions); with all fourteen,
+    // nine cards in hand face up to 126 number plays. Pentago-Swap has up to 216 moves.
+    for spec in ["asmacag:low=0,high=13", "pentago-swap"] {
+        games::dispatch(&spec.parse::<Spec>().unwrap(), WideGame).unwrap();
+    }
+}
+
 #[test]
 fn every_mode_finds_the_only_winning_move() {
     for algorithm in ALGORITHMS {
@@ -466,6 +540,10 @@ impl HiddenInfo for Faulty {
     type InfoSet = cardsearch::game::PerfectInformation<Faulty>;
     fn info_set(&self, observer: usize) -> Self::InfoSet {
         cardsearch::game::PerfectInformation::new(self.clone(), observer)
+    }
+    fn possible_moves(&self, _observer: usize) -> CardSet {
+        // One world: the legal moves are the same in every determinization.
+        self.0.legal_moves()
     }
 }
 

@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Writes benches/positions.jsonl: the positions the search benches, `search_speed positions`,
+scripts/ab_speed.py and scripts/openspiel_hearts.py time.
+
+Per game, DEALS seeded deals and four stages of each (see GAMES): the first decision with a
+choice, the first one after 3 and after 6 completed tricks, and the first one with two tricks
+left. Moves
+between them are uniformly random legal moves from Python's generator seeded by the label, so
+the file is a pure function of this script and the engine's dealing (`new` with a seed). Each
+line: {"label", "game", "deal", "moves"}; replaying `moves` from `deal` reaches the position.
+
+Run once with a built engine: python3 scripts/make_positions.py target/release/cardsearch
+"""
+
+import json
+import random
+import subprocess
+import sys
+
+# game -> (plies per trick, completed tricks at each stage): the opening, after 3 and 6 tricks,
+# and two tricks before the end (Tricks has only four tricks: after 0, 1 and 2).
+GAMES = {
+    "tricks": (2, [0, 1, 2]),
+    "sueca": (4, [0, 3, 6, 8]),
+    "hearts": (4, [0, 3, 6, 11]),
+    "bisca": (2, [0, 3, 6, 18]),
+}
+DEALS = [1, 2]
+
+
+class Engine:
+    def __init__(self, binary):
+        self.p = subprocess.Popen([binary, "engine"], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True)
+
+    def ask(self, **request):
+        self.p.stdin.write(json.dumps(request) + "\n")
+        self.p.stdin.flush()
+        reply = json.loads(self.p.stdout.readline())
+        if "error" in reply:
+            raise RuntimeError(f"{request}: {reply['error']}")
+        return reply
+
+
+def position(engine, game, seed, tricks, per_trick):
+    label = f"{game}/deal{seed}/t{tricks}"
+    rng = random.Random(label)
+    deal = engine.ask(cmd="new", game=game, seed=seed)["deal"]
+    moves = []
+    while True:
+        legal = engine.ask(cmd="legal")["moves"]
+        if len(moves) >= tricks * per_trick and len(legal) >= 2:
+            return {"label": label, "game": game, "deal": deal, "moves": moves}
+        mv = rng.choice(legal)
+        engine.ask(cmd="play", move=mv)
+        moves.append(mv)
+
+
+def main():
+    engine = Engine(sys.argv[1] if len(sys.argv) > 1 else "target/release/cardsearch")
+    out = []
+    for game, (per_trick, stages) in GAMES.items():
+        for seed in DEALS:
+            for tricks in stages:
+                out.append(position(engine, game, seed, tricks, per_trick))
+    with open("benches/positions.jsonl", "w") as f:
+        for p in out:
+            f.write(json.dumps(p) + "\n")
+    print(f"{len(out)} positions written to benches/positions.jsonl")
+
+
+if __name__ == "__main__":
+    main()

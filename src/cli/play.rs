@@ -1,0 +1,444 @@
+//! `cardsearch play`: a person takes one seat against engine agents, in the terminal.
+//!
+//! The person sees what their seat sees and nothing more: their hand (by suit), the cards on the
+//! table, every seat's moves that their seat saw (`Game::next_move_seen_by`), and the legal
+//! moves. Moves are typed in the game's notation; a prefix that only one legal move starts with
+//! is enough. `hint` runs the opponents' agent on the person's own view and shows its root
+//! statistics. The finished game is appended to `--out` as a log line that `replay` reads.
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::match_cmd::BudgetArgs;
+use crate::agents::{self, Agent};
+use crate::cards::{Card, Suit};
+use crate::game::{MoveSet, Seat, View, rng_from_seed};
+use crate::games::{self, GameDef, GameVisitor};
+use crate::harness::Side;
+use crate::harness::runner::{GameRecord, JsonlWriter, MoveRecord, deal_for, mix, score_for_a};
+use crate::search::Budget;
+use crate::spec::Spec;
+
+/// Options of `cardsearch play`.
+#[derive(Args, Debug, Clone)]
+#[command(
+    after_help = "At your turn, type a move in the game's notation (a prefix that only one legal \
+move starts with is enough), `hint` for the engine's view of each legal move, `help`, or `quit`. \
+The other seats, your partner included, are played by --opponents."
+)]
+pub struct PlayArgs {
+    /// Game spec, e.g. `sueca`, `hearts:pass=left`.
+    #[arg(long, default_value = "sueca")]
+    pub game: String,
+    /// Your seat (0 is the first to play in most games).
+    #[arg(long, default_value_t = 0)]
+    pub seat: usize,
+    /// The agent of every other seat, e.g. `ismcts:time_ms=500`.
+    #[arg(long, default_value = "ismcts")]
+    pub opponents: String,
+    /// The engine's budget per move.
+    #[command(flatten)]
+    pub budget: BudgetArgs,
+    /// Seed of the deal and of the engine's generators.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Append the finished game to this log (readable by `cardsearch replay`).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// The name a human seat has in logs.
+pub const HUMAN: &str = "human";
+
+/// Runs `cardsearch play` on stdin and stdout.
+pub fn run(args: &PlayArgs) -> Result<(), String> {
+    let game: Spec = args.game.parse().map_err(|e: crate::spec::SpecError| e.0)?;
+    let opponents: Spec = args
+        .opponents
+        .parse()
+        .map_err(|e: crate::spec::SpecError| e.0)?;
+    let budget = args.budget.budget()?;
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    let table = Table {
+        args,
+        game: game.clone(),
+        opponents,
+        budget,
+        input: &mut stdin.lock(),
+        out: &mut stdout.lock(),
+    };
+    games::dispatch(&game, table).map_err(|e| e.to_string())?
+}
+
+/// One game at the terminal: the person's input and the screen.
+pub struct Table<'a> {
+    args: &'a PlayArgs,
+    game: Spec,
+    opponents: Spec,
+    budget: Budget,
+    input: &'a mut dyn BufRead,
+    out: &'a mut dyn Write,
+}
+
+impl GameVisitor for Table<'_> {
+    type Output = Result<(), String>;
+    fn visit<G: GameDef>(self, config: G::Config) -> Self::Output {
+        self.play::<G>(&config).map_err(|e| e.to_string())
+    }
+}
+
+/// What ends a game early or fails.
+#[derive(Debug)]
+enum Stop {
+    Quit,
+    Fail(String),
+}
+
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Stop::Quit => write!(f, "quit"),
+            Stop::Fail(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl From<std::io::Error> for Stop {
+    fn from(e: std::io::Error) -> Stop {
+        Stop::Fail(format!("terminal: {e}"))
+    }
+}
+
+impl Table<'_> {
+    fn play<G: GameDef>(mut self, config: &G::Config) -> Result<(), String> {
+        match self.game_loop::<G>(config) {
+            Ok(()) | Err(Stop::Quit) => Ok(()),
+            Err(Stop::Fail(e)) => Err(e),
+        }
+    }
+
+    fn game_loop<G: GameDef>(&mut self, config: &G::Config) -> Result<(), Stop> {
+        let seed = self.args.seed;
+        let mut state: G = deal_for(config, seed, 0);
+        let n = state.num_seats();
+        let me = self.args.seat;
+        if me >= n {
+            return Err(Stop::Fail(format!(
+                "--seat {me}: {} has seats 0 to {}",
+                self.game,
+                n - 1
+            )));
+        }
+        let deal = state.deal_text();
+        let seats: Vec<Side> = (0..n)
+            .map(|s| if s == me { Side::A } else { Side::B })
+            .collect();
+        let build = |spec: &Spec| agents::build::<G>(spec).map_err(|e| Stop::Fail(e.0));
+        let mut engines: Vec<Option<Box<dyn Agent<G>>>> = (0..n)
+            .map(|s| (s != me).then(|| build(&self.opponents)).transpose())
+            .collect::<Result<_, _>>()?;
+        let mut adviser = build(&self.opponents)?;
+        let agent_seeds: Vec<u64> = (0..n).map(|s| mix(seed, &[0, 0, s as u64, 1])).collect();
+        let mut rngs: Vec<_> = agent_seeds.iter().map(|&s| rng_from_seed(s)).collect();
+        let mut hint_rng = rng_from_seed(mix(seed, &[u64::MAX]));
+        // What the person has seen of each ply: (seat, move or None when hidden from them).
+        let mut seen: Vec<(Seat, Option<String>)> = Vec::new();
+        let mut trick_start = 0;
+        let mut moves = Vec::new();
+        // The deal's header (`dealer=3 trump=7H`) is public: a seat's view deal states it too
+        // (protocol::view_deal), so it is shown; the hands after it are not.
+        let header: Vec<&str> = deal
+            .split('|')
+            .next()
+            .unwrap_or("")
+            .split_whitespace()
+            .filter(|t| t.contains('='))
+            .collect();
+        writeln!(
+            self.out,
+            "{}: you are seat {me} of {n}; the others are {}. Type `help` for help.",
+            self.game, self.opponents
+        )?;
+        if !header.is_empty() {
+            writeln!(self.out, "deal: {}", header.join(" "))?;
+        }
+        while !state.is_terminal() {
+            let seat = state.current_seat();
+            let start = std::time::Instant::now();
+            let (mv, iterations, nodes) = if seat == me {
+                self.show(&state, me, &seen[trick_start..], &seen)?;
+                let mv = self.ask(&state, me, adviser.as_mut(), &mut hint_rng)?;
+                (mv, 0, 0)
+            } else {
+                let agent = engines[seat]
+                    .as_mut()
+                    .expect("an engine in every other seat");
+                let d = agent
+                    .choose(
+                        View::new(&state, seat),
+                        self.budget.clone(),
+                        &mut rngs[seat],
+                    )
+                    .map_err(|e| Stop::Fail(format!("agent in seat {seat}: {e}")))?;
+                agent.release_memory();
+                (d.mv, d.iterations, d.nodes)
+            };
+            let visible = state.next_move_seen_by(me);
+            let tricks_before = state.tricks_completed();
+            state.play(mv);
+            moves.push(MoveRecord {
+                seat,
+                mv: mv.to_string(),
+                iterations,
+                micros: start.elapsed().as_micros() as u64,
+                nodes,
+                tree_full: false,
+            });
+            let text = visible.then(|| mv.to_string());
+            if seat == me {
+                writeln!(self.out, "you play {mv}")?;
+            } else {
+                writeln!(
+                    self.out,
+                    "seat {seat} plays {}",
+                    text.as_deref().unwrap_or("(hidden from you)")
+                )?;
+            }
+            seen.push((seat, text));
+            if state.tricks_completed() != tricks_before {
+                trick_start = seen.len();
+                writeln!(
+                    self.out,
+                    "-- trick {} done",
+                    state.tricks_completed().unwrap_or(0)
+                )?;
+            }
+        }
+        let rewards: Vec<f64> = (0..n).map(|s| state.reward(s)).collect();
+        let scores: Vec<f64> = (0..n).map(|s| state.score(s)).collect();
+        writeln!(
+            self.out,
+            "game over: points {}; your reward {} (1 win, 0.5 tie, 0 loss)",
+            scores
+                .iter()
+                .enumerate()
+                .map(|(s, p)| format!("seat {s} {p}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            rewards[me]
+        )?;
+        if let Some(path) = &self.args.out {
+            let record = GameRecord {
+                game: self.game.to_string(),
+                seed,
+                deal_index: 0,
+                seating_index: 0,
+                seatings_per_deal: 1,
+                agent_a: HUMAN.to_string(),
+                agent_b: engines
+                    .iter()
+                    .flatten()
+                    .next()
+                    .map_or(self.opponents.to_string(), |a| a.spec()),
+                budget: self.budget.describe(),
+                deal,
+                agent_seeds,
+                moves,
+                score_a: score_for_a(&seats, &rewards),
+                seats,
+                units: (0..n).map(|s| state.match_units(s)).collect(),
+                scores,
+                rewards,
+            };
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| Stop::Fail(format!("cannot open {}: {e}", path.display())))?;
+            JsonlWriter(file)
+                .write(&record)
+                .map_err(|e| Stop::Fail(format!("cannot write {}: {e}", path.display())))?;
+            writeln!(self.out, "game saved to {}", path.display())?;
+        }
+        Ok(())
+    }
+
+    /// What the person's seat sees: the hand by suit, the table, each seat's moves, the legal
+    /// moves (on one line starting `legal:`, which scripts wait for).
+    fn show<G: GameDef>(
+        &mut self,
+        state: &G,
+        me: Seat,
+        table: &[(Seat, Option<String>)],
+        seen: &[(Seat, Option<String>)],
+    ) -> Result<(), Stop> {
+        writeln!(self.out)?;
+        if let Some(hand) = state.hand_text(me) {
+            writeln!(self.out, "your hand: {}", by_suit(&hand))?;
+        }
+        if state.tricks_completed().is_some() {
+            writeln!(self.out, "on the table: {}", plies(table))?;
+        }
+        for s in 0..state.num_seats() {
+            let mine: Vec<(Seat, Option<String>)> =
+                seen.iter().filter(|p| p.0 == s).cloned().collect();
+            let who = if s == me { " (you)" } else { "" };
+            writeln!(self.out, "seat {s}{who} played: {}", moves_of(&mine))?;
+        }
+        writeln!(self.out, "legal: {}", legal::<G>(state).join(" "))?;
+        Ok(())
+    }
+
+    /// Reads lines until one is a legal move (or `quit`, or the end of input).
+    fn ask<G: GameDef>(
+        &mut self,
+        state: &G,
+        me: Seat,
+        adviser: &mut dyn Agent<G>,
+        rng: &mut crate::game::Rng,
+    ) -> Result<G::Move, Stop> {
+        loop {
+            write!(self.out, "> ")?;
+            self.out.flush()?;
+            let mut line = String::new();
+            if self.input.read_line(&mut line)? == 0 {
+                writeln!(self.out, "\nend of input: game abandoned")?;
+                return Err(Stop::Quit);
+            }
+            let text = line.trim();
+            match text {
+                "" => continue,
+                "quit" | "exit" => return Err(Stop::Quit),
+                "help" | "?" => writeln!(
+                    self.out,
+                    "a move (or a prefix only one legal move starts with), `hint`, `quit`"
+                )?,
+                "hint" => {
+                    let d = adviser
+                        .choose(View::new(state, me), self.budget.clone(), rng)
+                        .map_err(|e| Stop::Fail(format!("hint: {e}")))?;
+                    adviser.release_memory();
+                    if d.children.is_empty() {
+                        writeln!(self.out, "hint: {} (the agent does not search)", d.mv)?;
+                    }
+                    for c in &d.children {
+                        writeln!(
+                            self.out,
+                            "hint: {:<6} visits {:>7}  mean {:.3}",
+                            c.mv.to_string(),
+                            c.visits,
+                            c.mean
+                        )?;
+                    }
+                }
+                _ => match complete(state, text) {
+                    Ok(mv) => return Ok(mv),
+                    Err(e) => writeln!(self.out, "{e}")?,
+                },
+            }
+        }
+    }
+}
+
+/// The legal moves of `state` as text.
+fn legal<G: GameDef>(state: &G) -> Vec<String> {
+    state
+        .legal_moves()
+        .to_vec()
+        .iter()
+        .map(|m| m.to_string())
+        .collect()
+}
+
+/// The legal move `text` names: the game's own parse, else the only legal move whose notation
+/// starts with `text` (case ignored).
+pub fn complete<G: GameDef>(state: &G, text: &str) -> Result<G::Move, String> {
+    let moves = state.legal_moves().to_vec();
+    if let Ok(mv) = state.parse_move(text)
+        && moves.contains(&mv)
+    {
+        return Ok(mv);
+    }
+    let lower = text.to_lowercase();
+    let matching: Vec<G::Move> = moves
+        .iter()
+        .copied()
+        .filter(|m| m.to_string().to_lowercase().starts_with(&lower))
+        .collect();
+    match matching[..] {
+        [mv] => Ok(mv),
+        [] => Err(format!(
+            "'{}' is not a legal move (legal: {})",
+            crate::limits::excerpt(text),
+            legal::<G>(state).join(" ")
+        )),
+        _ => Err(format!(
+            "'{text}' could be {}: type more",
+            matching
+                .iter()
+                .map(|m| m.to_string())
+                .collect::<Vec<_>>()
+                .join(" or ")
+        )),
+    }
+}
+
+/// A hand grouped by suit (`♠ A K 7  ♥ Q 2`), or as the game wrote it when it is not cards.
+pub fn by_suit(hand: &str) -> String {
+    let cards: Result<Vec<Card>, _> = hand.split_whitespace().map(str::parse::<Card>).collect();
+    let Ok(mut cards) = cards else {
+        return hand.to_string();
+    };
+    cards.sort_by_key(|c| std::cmp::Reverse(c.rank()));
+    let groups: Vec<String> = Suit::ALL
+        .iter()
+        .rev()
+        .filter_map(|&suit| {
+            let ranks: Vec<String> = cards
+                .iter()
+                .filter(|c| c.suit() == suit)
+                .map(|c| c.rank().letter().to_string())
+                .collect();
+            (!ranks.is_empty()).then(|| format!("{} {}", suit.symbol(), ranks.join(" ")))
+        })
+        .collect();
+    if groups.is_empty() {
+        "(empty)".to_string()
+    } else {
+        groups.join("  ")
+    }
+}
+
+fn plies(p: &[(Seat, Option<String>)]) -> String {
+    if p.is_empty() {
+        return "(nothing yet)".to_string();
+    }
+    p.iter()
+        .map(|(s, m)| format!("seat {s}: {}", m.as_deref().unwrap_or("?")))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn moves_of(p: &[(Seat, Option<String>)]) -> String {
+    if p.is_empty() {
+        return "-".to_string();
+    }
+    p.iter()
+        .map(|(_, m)| m.as_deref().unwrap_or("?"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hands_are_grouped_by_suit_high_cards_first() {
+        assert_eq!(by_suit("2S AS 7H KS"), "♠ A K 2  ♥ 7");
+        assert_eq!(by_suit("heads"), "heads");
+    }
+}

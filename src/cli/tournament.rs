@@ -1,0 +1,303 @@
+//! `cardsearch tournament`: every pairing of a list of agents, a crosstable and joint ratings.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::match_cmd::{BudgetArgs, Console, log_error, open_log};
+use super::shard::parse_shard;
+use crate::games::{self, GameDef, GameVisitor};
+use crate::harness::plot::ratings_svg;
+use crate::harness::tournament::{Format, TournamentConfig, TournamentReport, run_tournament};
+use crate::limits::{self, positive_at_most};
+use crate::spec::Spec;
+
+/// Options of `cardsearch tournament`.
+#[derive(Args, Debug, Clone)]
+#[command(
+    after_help = "Every pairing is the match `cardsearch match --a A --b B` with the same game, \
+deals, seed, budget and line-up (so any cell of the crosstable can be checked alone), all written \
+to one --out log. Run the same command again with the same --out to continue after a crash or \
+a kill: finished games are not played again. Ratings: maximum-likelihood Elo (Bradley–Terry, a \
+draw half a win) fitted to every pairing jointly, with 95% intervals, the --anchor agent at 0."
+)]
+pub struct TournamentArgs {
+    /// Game spec, e.g. `tricks`, `sueca`.
+    #[arg(long, default_value = "tricks")]
+    pub game: String,
+    /// The agents, comma-separated, e.g. `random,pimc,ismcts:c=0.7,threads=2` (an item with `=`
+    /// and no `:` is an option of the agent before it). May be given more than once.
+    #[arg(long, required = true)]
+    pub agents: Vec<String>,
+    /// Play the first agent against each of the others only, instead of every pairing.
+    #[arg(long)]
+    pub gauntlet: bool,
+    /// The agent rated 0 (its spec as given); the first agent by default.
+    #[arg(long)]
+    pub anchor: Option<String>,
+    /// Deals per pairing; each is played once per seating.
+    #[arg(long, default_value_t = 20)]
+    pub deals: u64,
+    /// The engine's budget per move.
+    #[command(flatten)]
+    pub budget: BudgetArgs,
+    /// Seed of every pairing: deals and agents' generators derive from it.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    pub jobs: usize,
+    /// Line-up for 4-seat individual games: 2v2 or 1v3.
+    #[arg(long, default_value = "2v2")]
+    pub lineup: String,
+    /// Play only shard I of N of every pairing (deals with index % N == I); `auto` reads a Slurm
+    /// job array or Kubernetes Indexed Job (docs/cluster.md). Combine the logs with `merge`.
+    #[arg(long)]
+    pub shard: Option<String>,
+    /// Every finished game as a JSON line; given again, the tournament continues from it.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Write the crosstable and ratings as JSON to this file.
+    #[arg(long)]
+    pub summary: Option<PathBuf>,
+    /// Draw the ratings with their intervals as an SVG plot to this file.
+    #[arg(long)]
+    pub plot: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Splits `--agents` lists into specs: commas separate agents, but an item with `=` and no `:`
+/// continues the options of the agent before it (`ismcts:c=0.7,threads=2`).
+pub fn split_agents(lists: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for list in lists {
+        let mut here: Vec<String> = Vec::new();
+        for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            match here.last_mut() {
+                Some(last) if item.contains('=') && !item.contains(':') => {
+                    last.push(',');
+                    last.push_str(item);
+                }
+                _ => here.push(item.to_string()),
+            }
+        }
+        out.extend(here);
+    }
+    out
+}
+
+impl TournamentArgs {
+    /// Checks and converts the arguments.
+    pub fn config(&self) -> Result<TournamentConfig, String> {
+        let spec = |s: &str| s.parse::<Spec>().map_err(|e| e.to_string());
+        let flag = |e: String| format!("--{e}");
+        positive_at_most("deals", self.deals, limits::MAX_DEALS).map_err(flag)?;
+        positive_at_most("jobs", self.jobs, limits::MAX_JOBS).map_err(flag)?;
+        let names = split_agents(&self.agents);
+        if names.len() < 2 {
+            return Err(format!(
+                "--agents: a tournament needs at least two agents, got {}",
+                names.len()
+            ));
+        }
+        positive_at_most("agents", names.len(), limits::MAX_AGENTS).map_err(flag)?;
+        let anchor = match &self.anchor {
+            None => 0,
+            Some(a) => names.iter().position(|n| n == a).ok_or_else(|| {
+                format!(
+                    "--anchor '{a}' is not one of the agents ({})",
+                    names.join(" ")
+                )
+            })?,
+        };
+        Ok(TournamentConfig {
+            game: spec(&self.game)?,
+            agents: names.iter().map(|n| spec(n)).collect::<Result<_, _>>()?,
+            format: if self.gauntlet {
+                Format::Gauntlet
+            } else {
+                Format::RoundRobin
+            },
+            deals: self.deals,
+            seed: self.seed,
+            budget: self.budget.budget()?,
+            jobs: self.jobs,
+            lineup: self.lineup.parse()?,
+            shard: self.shard.as_deref().map(parse_shard).transpose()?,
+            anchor,
+            stop: None,
+        })
+    }
+}
+
+struct TournamentVisitor<'a> {
+    args: &'a TournamentArgs,
+    cfg: TournamentConfig,
+}
+
+impl GameVisitor for TournamentVisitor<'_> {
+    type Output = Result<TournamentReport, String>;
+    fn visit<G: GameDef>(self, config: G::Config) -> Self::Output {
+        let (out, finished) = open_log(self.args.out.as_deref(), self.args.quiet)?;
+        let mut console = Console::new(self.args.quiet, out, true);
+        let report = run_tournament::<G>(&self.cfg, &config, finished, &mut console)
+            .map_err(|e| log_error(self.args.out.as_deref(), e));
+        console.finish()?;
+        report
+    }
+}
+
+/// Runs `cardsearch tournament`.
+pub fn run(args: &TournamentArgs) -> Result<(), String> {
+    let mut cfg = args.config()?;
+    cfg.stop = Some(super::interrupt_signal());
+    let header = format!(
+        "{}: {} agents, {}, {} deals per pairing, {} per move, seed {}{}",
+        cfg.game,
+        cfg.agents.len(),
+        match cfg.format {
+            Format::RoundRobin => "round robin",
+            Format::Gauntlet => "gauntlet",
+        },
+        cfg.deals,
+        cfg.budget.describe(),
+        cfg.seed,
+        cfg.shard
+            .map_or(String::new(), |(i, n)| format!(", shard {i}/{n}"))
+    );
+    let game = cfg.game.clone();
+    let report =
+        games::dispatch(&game, TournamentVisitor { args, cfg }).map_err(|e| e.to_string())??;
+    println!("{header}");
+    print!("{}", format_tournament(&report));
+    write_outputs(&report, args.summary.as_deref(), args.plot.as_deref())
+}
+
+/// Writes the JSON summary and the ratings plot, where asked for.
+pub fn write_outputs(
+    report: &TournamentReport,
+    summary: Option<&std::path::Path>,
+    plot: Option<&std::path::Path>,
+) -> Result<(), String> {
+    if let Some(p) = summary {
+        let text = serde_json::to_string_pretty(report).expect("serialisable");
+        std::fs::write(p, text + "\n").map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+    }
+    if let (Some(p), Some(ratings)) = (plot, &report.ratings) {
+        let title = format!("{}: Elo, 95% intervals", report.game);
+        ratings_svg(ratings, &title, p)?;
+    }
+    Ok(())
+}
+
+/// The crosstable and the ratings, as printed.
+pub fn format_tournament(r: &TournamentReport) -> String {
+    let n = r.agents.len();
+    // Cheating agents (they read hidden cards) are marked wherever they are named.
+    let cheating = |i: usize| {
+        r.pairings
+            .iter()
+            .any(|p| (p.a == i && p.report.a.cheating) || (p.b == i && p.report.b.cheating))
+    };
+    let mark = |i: usize| {
+        if cheating(i) {
+            " (CHEATING: sees hidden cards)"
+        } else {
+            ""
+        }
+    };
+    let mut out = String::from("  agents:\n");
+    for (i, a) in r.agents.iter().enumerate() {
+        out += &format!("    {}: {a}{}\n", i + 1, mark(i));
+    }
+    // The row agent's mean score against the column agent, ± the 95% interval's half-width.
+    let mut cell = vec![vec![None; n]; n];
+    let mut score = vec![(0.0, 0.0); n];
+    for p in &r.pairings {
+        let t = &p.report.tally;
+        let (lo, hi) = t.interval();
+        let half = (hi - lo) / 2.0;
+        cell[p.a][p.b] = Some((t.mean(), half, t.deals));
+        cell[p.b][p.a] = Some((1.0 - t.mean(), half, t.deals));
+        let games = (t.deals * p.report.seatings_per_deal as u64) as f64;
+        let sum = t.sum * p.report.seatings_per_deal as f64;
+        score[p.a].0 += sum;
+        score[p.a].1 += games;
+        score[p.b].0 += games - sum;
+        score[p.b].1 += games;
+    }
+    out += "  crosstable: the row agent's mean score against the column agent ± 95% interval\n";
+    out += "      ";
+    for j in 0..n {
+        out += &format!("{:>12}", j + 1);
+    }
+    out += "\n";
+    for (i, row) in cell.iter().enumerate() {
+        out += &format!("    {:>2}", i + 1);
+        for (j, c) in row.iter().enumerate() {
+            let text = match c {
+                _ if i == j => "-".to_string(),
+                Some((m, h, d)) if *d > 0 => format!("{m:.3}±{h:.3}"),
+                _ => ".".to_string(),
+            };
+            out += &format!("{text:>12}");
+        }
+        out += "\n";
+    }
+    match &r.ratings {
+        None => out += "  ratings: not every agent is linked to the anchor by finished games\n",
+        Some(ratings) => {
+            out += &format!(
+                "  ratings: maximum-likelihood Elo over every pairing, 95% interval, {} = 0\n",
+                r.agents[r.anchor]
+            );
+            let mut order: Vec<usize> = (0..n).collect();
+            order.sort_by(|&a, &b| ratings[b].elo.total_cmp(&ratings[a].elo));
+            out += "    rank     Elo   95% interval    games  score  agent\n";
+            for (rank, &i) in order.iter().enumerate() {
+                let g = &ratings[i];
+                let (s, games) = score[i];
+                out += &format!(
+                    "    {:>4}  {:>+6.0}  [{:>+5.0}, {:>+5.0}]  {:>7}  {:.3}  {}: {}{}\n",
+                    rank + 1,
+                    g.elo,
+                    g.low,
+                    g.high,
+                    games,
+                    if games > 0.0 { s / games } else { 0.5 },
+                    i + 1,
+                    g.agent,
+                    mark(i)
+                );
+            }
+        }
+    }
+    if r.interrupted {
+        out += "  INTERRUPTED: pairings not reached are missing; only whole deals are counted\n";
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agent_lists_keep_options_with_their_agent() {
+        let got = split_agents(&[
+            "random, pimc:dets=20,iterations=50,ismcts".into(),
+            "ismcts:c=0.7".into(),
+        ]);
+        assert_eq!(
+            got,
+            [
+                "random",
+                "pimc:dets=20,iterations=50",
+                "ismcts",
+                "ismcts:c=0.7"
+            ]
+        );
+    }
+}

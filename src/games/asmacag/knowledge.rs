@@ -1,0 +1,188 @@
+//! What one seat knows in ASMACAG, and the determinization built from that alone.
+//!
+//! A seat sees its own hand, the board, every card played (all moves are public), the scores,
+//! the factor and whose turn it is. It does not see the opponent's hand or the unused cards:
+//! those form one pool, the *unseen* cards (the deck minus everything the seat has seen), and
+//! the rules give no way to prove where any of them lies. So the consistent states are exactly
+//! the ways to deal the opponent's hand size out of that pool, and an exactly uniform
+//! determinization deals it at random, every set of physical cards equally likely: the counts
+//! per kind are multivariate hypergeometric.
+//!
+//! (The reference code instead shuffles the opponent's hand into the pool *without taking it
+//! back* and deals a new hand on top of it, so its opponent ends up with twice the cards.)
+
+use super::{Action, Actions, Asmacag, Pile, Table};
+use crate::cards::CardSet;
+use crate::game::{DealError, DealSampler, InfoSet, Rng, Seat, check_mover};
+
+/// One seat's information: public facts and its own hand, nothing hidden.
+///
+/// Two states the seat cannot tell apart give equal knowledge (and so equal samplers); its
+/// `Debug` output cannot show a card the seat has not seen, because it holds none.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct AsmacagKnowledge {
+    observer: u8,
+    /// The observer's own hand.
+    hand: Pile,
+    /// How many cards the opponent holds.
+    opponent_cards: u8,
+    /// The opponent's hand and the unused cards, mixed: the cards the observer has not seen.
+    unseen: Pile,
+    table: Table,
+}
+
+impl Asmacag {
+    /// What `observer` knows in this state.
+    pub fn knowledge(&self, observer: Seat) -> AsmacagKnowledge {
+        let opponent = self.hands[observer ^ 1];
+        AsmacagKnowledge {
+            observer: observer as u8,
+            hand: self.hands[observer],
+            opponent_cards: opponent.len() as u8,
+            unseen: opponent.plus(self.unused),
+            table: self.table,
+        }
+    }
+}
+
+impl AsmacagKnowledge {
+    /// The observer's own hand.
+    pub fn hand(&self) -> Pile {
+        self.hand
+    }
+
+    /// The cards the observer has not seen (the opponent's hand and the unused cards).
+    pub fn unseen(&self) -> Pile {
+        self.unseen
+    }
+
+    /// How many cards the opponent holds.
+    pub fn opponent_cards(&self) -> u32 {
+        self.opponent_cards as u32
+    }
+}
+
+impl InfoSet<Asmacag> for AsmacagKnowledge {
+    type Sampler = AsmacagSampler;
+
+    fn observer(&self) -> Seat {
+        self.observer as Seat
+    }
+
+    fn num_seats(&self) -> usize {
+        2
+    }
+
+    fn seat_to_move(&self) -> Option<Seat> {
+        (!self.is_terminal()).then_some(self.table.to_move as Seat)
+    }
+
+    fn is_terminal(&self) -> bool {
+        self.table
+            .is_over(self.hand.is_empty() && self.opponent_cards == 0)
+    }
+
+    fn legal_moves(&self) -> Actions {
+        Actions::new(self.hand.kinds(), self.table.board.kinds())
+    }
+
+    /// An error means the knowledge contradicts itself (fewer unseen cards than the opponent
+    /// holds).
+    fn sampler(&self) -> Result<AsmacagSampler, DealError> {
+        if self.unseen.len() < self.opponent_cards as u32 {
+            return Err(DealError::Inconsistent(format!(
+                "the opponent holds {} cards but only {} are unseen",
+                self.opponent_cards,
+                self.unseen.len()
+            )));
+        }
+        Ok(AsmacagSampler { knowledge: *self })
+    }
+
+    /// Every action is public and nothing is drawn, so `mv` must be given and `hand_after`
+    /// must not. The action is possible exactly when the board holds the card played on and
+    /// the mover may hold the card played: the observer if it does, the opponent if one is
+    /// unseen.
+    fn observe(
+        &mut self,
+        seat: Seat,
+        mv: Option<Action>,
+        hand_after: Option<CardSet>,
+    ) -> Result<(), DealError> {
+        let refuse = |why: String| Err(DealError::Inconsistent(why));
+        check_mover(self.seat_to_move(), seat)?;
+        if self.is_terminal() {
+            return refuse("the game is over".into());
+        }
+        let Some(action) = mv else {
+            return refuse("every ASMACAG action is seen by both seats".into());
+        };
+        if hand_after.is_some() {
+            return refuse("ASMACAG has no private draws to report".into());
+        }
+        if let Some(on) = action.board()
+            && !self.table.board.contains(on)
+        {
+            return refuse(format!("{action}: the board has no {on}"));
+        }
+        let card = action.card();
+        let cards_left = if seat == self.observer() {
+            if !self.hand.contains(card) {
+                return refuse(format!("{action}: seat {seat} holds no {card}"));
+            }
+            self.hand.remove(card);
+            self.hand.len()
+        } else {
+            if !self.unseen.contains(card) {
+                return refuse(format!(
+                    "{action}: every {card} is already accounted for, seat {seat} cannot hold one"
+                ));
+            }
+            self.unseen.remove(card);
+            self.opponent_cards -= 1;
+            self.opponent_cards as u32
+        };
+        self.table.apply(action, cards_left);
+        Ok(())
+    }
+}
+
+/// Deals the opponent's hand from the unseen cards, uniformly over physical cards.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct AsmacagSampler {
+    knowledge: AsmacagKnowledge,
+}
+
+impl DealSampler<Asmacag> for AsmacagSampler {
+    /// The distinct states: the sub-multisets of the unseen cards of the opponent's hand size
+    /// (distinct as states, not equally likely: kinds with more unseen copies are more likely
+    /// to be held).
+    fn count(&self) -> u128 {
+        let k = self.knowledge;
+        let want = k.opponent_cards as usize;
+        // ways[j]: sub-multisets of size j of the kinds seen so far.
+        let mut ways = vec![0u128; want + 1];
+        ways[0] = 1;
+        for kind in 0..16 {
+            let copies = k.unseen.count(super::Kind::from_index(kind)) as usize;
+            for j in (0..=want).rev() {
+                ways[j] = (1..=copies.min(j)).fold(ways[j], |acc, c| acc + ways[j - c]);
+            }
+        }
+        ways[want]
+    }
+
+    #[inline]
+    fn sample(&self, rng: &mut Rng) -> Asmacag {
+        let k = &self.knowledge;
+        let opponent = k.unseen.draw(k.opponent_cards as u32, rng);
+        let mut hands = [Pile::EMPTY; 2];
+        hands[k.observer as usize] = k.hand;
+        hands[k.observer as usize ^ 1] = opponent;
+        Asmacag {
+            hands,
+            unused: k.unseen.minus(opponent),
+            table: k.table,
+        }
+    }
+}

@@ -1,0 +1,296 @@
+//! The hybrid endgame (thesis section 6.6): once few cards are left, a search agent decides by
+//! the exact solver instead of by its tree.
+//!
+//! The information set's deals are solved one by one: all of them when they are few (counted
+//! exactly by the deal sampler, [`DealSampler::count`]), else a uniform sample of them. When the
+//! set holds one deal (Bisca once the stock is empty, or any position where every card is known)
+//! that is perfect play. For each deal the solver gives every legal move's exact value; a move's
+//! score over the deals is its mean **reward** (the game's win 1, tie ½, loss 0, which the
+//! two-sided games' exact values decide), ties broken by its mean **value** (card points for the
+//! root side; for Hearts, whose reward depends on the others' scores, the mean value alone).
+//! With `endgame_pick=vote` each deal instead votes for its best moves (shared equally among
+//! equals), as the thesis's minimax did; ties go to the better mean.
+
+use std::time::Instant;
+
+use crate::agents::{ChildStat, Decision};
+use crate::game::{DealSampler, Game, MoveSet, Rng};
+use crate::limits;
+use crate::search::Budget;
+use crate::spec::{OptionDoc, Spec, SpecError};
+
+use super::{MoveValue, Solver};
+
+/// How the hybrid turns the deals' exact values into one move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Pick {
+    /// The best mean reward, then the best mean value.
+    #[default]
+    Mean,
+    /// The most votes, a deal voting for its best moves.
+    Vote,
+}
+
+/// When the endgame starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Cards {
+    /// Never: the tree decides every move.
+    #[default]
+    Off,
+    /// Once at most this many cards are left to play (in hands and stock).
+    UpTo(u32),
+    /// At the thesis's point: 13 cards left in Sueca and Hearts, 15 in Bisca.
+    Thesis,
+}
+
+impl Cards {
+    /// The number of cards for a game whose thesis value is `thesis`.
+    pub fn limit(self, thesis: Option<u32>) -> Option<u32> {
+        match self {
+            Cards::Off => None,
+            Cards::UpTo(n) => Some(n),
+            Cards::Thesis => thesis,
+        }
+    }
+}
+
+/// The endgame options of a search agent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EndgameConfig {
+    /// When the solver takes over the decision.
+    pub cards: Cards,
+    /// How it picks among moves.
+    pub pick: Pick,
+    /// Every deal of the information set is solved when there are at most this many; else
+    /// this many are sampled (fewer if a time budget runs out first).
+    pub deals: u32,
+    /// ISMCTS leaf evaluator: a playout from a leaf with at most this many cards left is the
+    /// solver's optimal line instead of random moves (0: never).
+    pub leaf: u32,
+}
+
+impl Default for EndgameConfig {
+    fn default() -> EndgameConfig {
+        EndgameConfig {
+            cards: Cards::Off,
+            pick: Pick::Mean,
+            deals: EndgameConfig::DEFAULT_DEALS,
+            leaf: 0,
+        }
+    }
+}
+
+/// The `endgame` option.
+pub const OPT_ENDGAME: OptionDoc = OptionDoc {
+    key: "endgame",
+    default: "0",
+    help: "decide by the exact solver once at most N cards are left to play (0 off; `thesis`: 13 \
+           in Sueca and Hearts, 15 in Bisca)",
+};
+/// The `endgame_pick` option.
+pub const OPT_ENDGAME_PICK: OptionDoc = OptionDoc {
+    key: "endgame_pick",
+    default: "mean",
+    help: "mean (best mean reward over the deals, then mean points) or vote (each deal votes)",
+};
+/// The `endgame_deals` option.
+pub const OPT_ENDGAME_DEALS: OptionDoc = OptionDoc {
+    key: "endgame_deals",
+    default: "2000",
+    help: "solve every consistent deal when there are at most this many, else a uniform sample \
+           of this many (cut short by a time budget)",
+};
+/// The `leaf_solve` option.
+pub const OPT_LEAF_SOLVE: OptionDoc = OptionDoc {
+    key: "leaf_solve",
+    default: "0",
+    help: "ismcts only: a playout from a leaf with at most N cards left follows the exact \
+           solver's line instead of random moves (0 off)",
+};
+
+impl EndgameConfig {
+    /// Default of `endgame_deals`: every deal of Sueca's or Hearts' 13-card endgame (at most
+    /// 9!/(3!3!3!) = 1680).
+    pub const DEFAULT_DEALS: u32 = 2000;
+
+    /// True when neither the endgame nor the leaf evaluator is on.
+    pub fn is_off(&self) -> bool {
+        self.cards == Cards::Off && self.leaf == 0
+    }
+
+    /// Reads `endgame`, `endgame_pick`, `endgame_deals` and `leaf_solve` from an agent spec.
+    pub fn from_spec(spec: &Spec) -> Result<EndgameConfig, SpecError> {
+        let cards = match spec.raw("endgame") {
+            None | Some("0") => Cards::Off,
+            Some("thesis") => Cards::Thesis,
+            Some(text) => Cards::UpTo(text.parse().map_err(|_| {
+                SpecError(format!(
+                    "{}: option endgame={text} must be a number of cards or `thesis`",
+                    spec.name
+                ))
+            })?),
+        };
+        let pick = match spec.choice("endgame_pick", &["mean", "vote"], "mean")? {
+            "vote" => Pick::Vote,
+            _ => Pick::Mean,
+        };
+        let deals: u32 = spec.get("endgame_deals", EndgameConfig::DEFAULT_DEALS)?;
+        limits::positive_at_most("endgame_deals", deals, limits::MAX_ENDGAME_DEALS)
+            .map_err(|e| SpecError(format!("{}: {e}", spec.name)))?;
+        let leaf: u32 = spec.get("leaf_solve", 0)?;
+        Ok(EndgameConfig {
+            cards,
+            pick,
+            deals,
+            leaf,
+        })
+    }
+
+    /// The options that differ from the defaults, as `key=value` words.
+    pub fn options_text(&self) -> Vec<String> {
+        let mut parts = Vec::new();
+        match self.cards {
+            Cards::Off => {}
+            Cards::UpTo(n) => parts.push(format!("endgame={n}")),
+            Cards::Thesis => parts.push("endgame=thesis".to_string()),
+        }
+        if self.cards != Cards::Off {
+            if self.pick == Pick::Vote {
+                parts.push("endgame_pick=vote".to_string());
+            }
+            if self.deals != EndgameConfig::DEFAULT_DEALS {
+                parts.push(format!("endgame_deals={}", self.deals));
+            }
+        }
+        if self.leaf > 0 {
+            parts.push(format!("leaf_solve={}", self.leaf));
+        }
+        parts
+    }
+}
+
+/// Totals of one legal move over the deals solved.
+#[derive(Clone, Copy, Debug)]
+struct Tally<M> {
+    mv: M,
+    reward: f64,
+    value: f64,
+    votes: f64,
+}
+
+/// Decides by the solver if the position is in the endgame: `sampler` gives the deals of the
+/// information set (a known state for the cheating baseline). Returns `None`, leaving the
+/// decision to the tree, when the game has no solver, more than the configured cards are left,
+/// or the position is outside the solver's reach.
+pub fn decide<G: Game, S: DealSampler<G>>(
+    config: &EndgameConfig,
+    solver: &mut Solver,
+    sampler: &S,
+    legal: &G::Moves,
+    budget: &Budget,
+    rng: &mut Rng,
+) -> Option<Decision<G::Move>> {
+    let start = Instant::now();
+    let ops = G::exact()?;
+    // Any consistent deal tells how many cards are left and whether the solver applies: both
+    // are public facts. A copy of the generator keeps the decision's own draws unchanged.
+    let probe = sampler.sample(&mut rng.clone());
+    let limit = config.cards.limit(ops.thesis_cards())?;
+    if ops.cards_left(&probe) > limit as usize || ops.check_solvable(&probe).is_err() {
+        return None;
+    }
+    let mut tallies: Vec<Tally<G::Move>> = legal
+        .to_vec()
+        .into_iter()
+        .map(|mv| Tally {
+            mv,
+            reward: 0.0,
+            value: 0.0,
+            votes: 0.0,
+        })
+        .collect();
+    let mut values: Vec<MoveValue<G::Move>> = Vec::with_capacity(tallies.len());
+    let mut solved = 0u64;
+    let mut has_reward = true;
+    let mut solve = |state: G| {
+        if ops.move_values(solver, &state, &mut values).is_err() {
+            return;
+        }
+        solved += 1;
+        // (reward, value) of each move in this deal; a hand holds at most 13 moves.
+        let mut scores = [(0.0, 0.0); 16];
+        let mut best = (f64::NEG_INFINITY, f64::NEG_INFINITY);
+        for ((t, mv), score) in tallies.iter_mut().zip(&values).zip(scores.iter_mut()) {
+            debug_assert!(t.mv == mv.mv, "every deal has the observer's legal moves");
+            let reward = ops.reward_of(&state, mv.value);
+            has_reward &= reward.is_some();
+            *score = (reward.unwrap_or(0.0), mv.value as f64);
+            t.reward += score.0;
+            t.value += score.1;
+            if *score > best {
+                best = *score;
+            }
+        }
+        let winners = scores.iter().filter(|&&s| s == best).count() as f64;
+        for (t, &s) in tallies.iter_mut().zip(&scores) {
+            if s == best {
+                t.votes += 1.0 / winners;
+            }
+        }
+    };
+    let enumerated = sampler.count() <= config.deals as u128
+        && sampler.for_each_state(&mut |state| solve(state));
+    if !enumerated {
+        for i in 0..config.deals {
+            // A time budget or a stop cuts the sample short (read every few deals; a deal
+            // takes microseconds to milliseconds).
+            if i > 0
+                && i % 4 == 0
+                && (budget.time.is_some_and(|t| start.elapsed() >= t)
+                    || budget.stop.as_ref().is_some_and(|s| s.is_raised()))
+            {
+                break;
+            }
+            solve(sampler.sample(rng));
+        }
+    }
+    if solved == 0 {
+        return None;
+    }
+    let n = solved as f64;
+    let key = |t: &Tally<G::Move>| match config.pick {
+        Pick::Mean => (t.reward / n, t.value / n, 0.0),
+        Pick::Vote => (t.votes, t.reward / n, t.value / n),
+    };
+    let mut order: Vec<usize> = (0..tallies.len()).collect();
+    order.sort_by(|&a, &b| {
+        key(&tallies[b])
+            .partial_cmp(&key(&tallies[a]))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    let children = order
+        .iter()
+        .map(|&i| {
+            let t = &tallies[i];
+            ChildStat {
+                mv: t.mv,
+                visits: solved,
+                availability: solved,
+                mean: if has_reward {
+                    t.reward / n
+                } else {
+                    t.value / n
+                },
+                votes: t.votes.round() as u64,
+            }
+        })
+        .collect::<Vec<_>>();
+    Some(Decision {
+        mv: children[0].mv,
+        iterations: solved,
+        elapsed: start.elapsed(),
+        children,
+        nodes: 0,
+        tree_full: false,
+    })
+}

@@ -1,0 +1,46 @@
+//! The search bench positions (`benches/positions.jsonl`) are real decisions of their games at
+//! the stage their labels say.
+
+#[path = "../../benches/common/positions.rs"]
+mod positions;
+
+use cardsearch::games::{self, GameDef, GameVisitor};
+use cardsearch::{MoveSet, Spec};
+
+use positions::{BenchPosition, bench_positions};
+
+struct Check(Vec<BenchPosition>);
+
+impl GameVisitor for Check {
+    type Output = usize;
+
+    fn visit<G: GameDef>(self, config: G::Config) -> usize {
+        for p in &self.0 {
+            let state: G = p.state(&config).unwrap();
+            assert!(state.legal_moves().len() >= 2, "{}: no choice", p.label);
+            let (_, stage) = p.label.rsplit_once("/t").unwrap();
+            let tricks = state.tricks_completed().unwrap();
+            assert!(tricks >= stage.parse::<u32>().unwrap(), "{}", p.label);
+        }
+        self.0.len()
+    }
+}
+
+#[test]
+fn every_bench_position_is_a_decision_of_its_game_at_its_stage() {
+    let lines = include_str!("../../benches/positions.jsonl")
+        .lines()
+        .count();
+    let mut checked = 0;
+    for info in games::all() {
+        let mine = bench_positions(info.name);
+        checked += games::dispatch(&Spec::named(info.name), Check(mine)).unwrap();
+    }
+    assert_eq!(
+        checked, lines,
+        "every position belongs to a registered game"
+    );
+    for game in ["tricks", "sueca", "hearts", "bisca"] {
+        assert!(bench_positions(game).len() >= 6, "{game}");
+    }
+}
