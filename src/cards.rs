@@ -368,15 +368,9 @@ impl CardSet {
         self.nth(random_below(rng, self.len() as u32) as usize)
     }
 
-    /// A uniformly random card among the members with the smallest `key`, or `None` for an
-    /// empty set: how rule-based playout policies choose ("the least valuable card") while
-    /// staying random between cards the rule cannot tell apart.
+    /// The members with the smallest `key` (empty for an empty set).
     #[inline]
-    pub fn random_min_by_key<R: rand::Rng + ?Sized>(
-        self,
-        rng: &mut R,
-        mut key: impl FnMut(Card) -> u32,
-    ) -> Option<Card> {
+    pub fn min_set_by_key(self, mut key: impl FnMut(Card) -> u32) -> CardSet {
         let mut best = u32::MAX;
         let mut ties = CardSet::EMPTY;
         for card in self.iter() {
@@ -388,6 +382,19 @@ impl CardSet {
                 ties.insert(card);
             }
         }
+        ties
+    }
+
+    /// A uniformly random card among the members with the smallest `key`, or `None` for an
+    /// empty set: how rule-based playout policies choose ("the least valuable card") while
+    /// staying random between cards the rule cannot tell apart.
+    #[inline]
+    pub fn random_min_by_key<R: rand::Rng + ?Sized>(
+        self,
+        rng: &mut R,
+        key: impl FnMut(Card) -> u32,
+    ) -> Option<Card> {
+        let ties = self.min_set_by_key(key);
         (!ties.is_empty()).then(|| ties.random(rng))
     }
 

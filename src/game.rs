@@ -419,6 +419,11 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn heuristic_move(&self, rng: &mut Rng) -> Self::Move {
         self.legal_moves().random(rng)
     }
+    /// The moves [`Game::heuristic_move`] chooses among uniformly, where the game can list
+    /// them (`None`: it cannot say). Inference reads it as a model of how others play.
+    fn heuristic_moves(&self) -> Option<Self::Moves> {
+        None
+    }
     /// Parses a move in the notation `Display` writes; `Err` names what is wrong.
     fn parse_move(&self, text: &str) -> Result<Self::Move, String>;
     /// Tricks completed so far, for trick-taking games (replays group moves by trick).
@@ -553,6 +558,15 @@ pub trait HiddenInfo: Game {
     /// to move, otherwise the cards not yet played and not in its hand, less the cards the
     /// mover has proven it does not hold (a suit it failed to follow, say).
     fn possible_moves(&self, observer: Seat) -> Self::Moves;
+
+    /// The state as dealt that this one continues (every hand as it was before the first move),
+    /// in games where hands change only by their own plays; `None` where draws or passes make
+    /// it unknowable from the state (Bisca, Hearts with passing) or the game does not say.
+    /// Replaying the game's moves from it gives this state back; inference does that on each
+    /// candidate determinization to score how well it explains the others' plays.
+    fn dealt(&self) -> Option<Self> {
+        None
+    }
 
     /// One determinization: a uniformly random state consistent with what `observer` knows.
     fn determinize(&self, observer: Seat, rng: &mut Rng) -> Result<Self, DealError> {
@@ -698,7 +712,12 @@ pub fn check_mover(to_move: Option<Seat>, seat: Seat) -> Result<(), DealError> {
 pub struct View<'a, G: HiddenInfo> {
     info: G::InfoSet,
     truth: Option<&'a G>,
+    history: &'a [Seen<G::Move>],
 }
+
+/// One move of the game as one seat saw it: who moved, and the move unless that seat could not
+/// see it ([`Game::next_move_seen_by`]).
+pub type Seen<M> = (Seat, Option<M>);
 
 impl<'a, G: HiddenInfo> View<'a, G> {
     /// `observer`'s view of `state`, with the true state lent for cheating baselines.
@@ -706,12 +725,29 @@ impl<'a, G: HiddenInfo> View<'a, G> {
         View {
             info: state.info_set(observer),
             truth: Some(state),
+            history: &[],
         }
     }
 
     /// A view from an information set alone: there is no true state behind it.
     pub fn from_info_set(info: G::InfoSet) -> View<'a, G> {
-        View { info, truth: None }
+        View {
+            info,
+            truth: None,
+            history: &[],
+        }
+    }
+
+    /// The same view with the moves of the game so far, in order, as the observer saw them
+    /// (a harness keeps one such list per seat). Inference reads the order of the others'
+    /// plays, which the information set does not keep.
+    pub fn with_history(self, history: &'a [Seen<G::Move>]) -> View<'a, G> {
+        View { history, ..self }
+    }
+
+    /// The moves so far as the observer saw them; empty when the caller gave none.
+    pub fn history(&self) -> &'a [Seen<G::Move>] {
+        self.history
     }
 
     /// The observer's information set.

@@ -25,6 +25,11 @@ pub const MAX_DETS: u32 = 10_000;
 /// mean that a few thousand already pin down.
 pub const MAX_ENDGAME_DEALS: u32 = 1_000_000;
 
+/// Candidate deals weighted per decision by inference (`infer=`): each is a replay of the game
+/// so far, microseconds, and its pool is held for the decision, so a million is seconds and
+/// tens of megabytes.
+pub const MAX_INFER_CANDIDATES: u32 = 1_000_000;
+
 /// Virtual losses per thread in a shared tree.
 pub const MAX_VIRTUAL_LOSS: u32 = 1_000;
 

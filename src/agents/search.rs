@@ -3,10 +3,13 @@
 use std::time::Instant;
 
 use super::{Agent, AgentError, AgentInfo, Decision};
-use crate::game::{HiddenInfo, MoveSet, PerfectInformation, Rng, View};
+use crate::game::{HiddenInfo, MoveSet, PerfectInformation, Rng, Seat, View};
 use crate::search::config::{PIMC_OPTIONS, SEARCH_OPTIONS};
 use crate::search::worlds::Fixed;
-use crate::search::{Algorithm, Budget, SearchConfig, Searcher, ismcts, pimc, uct};
+use crate::search::{
+    Algorithm, Budget, Sampled, SearchConfig, SearchError, SearchResult, Searcher, Worlds,
+    inference, ismcts, pimc, uct,
+};
 use crate::solver::Solver;
 use crate::solver::hybrid::{self, Cards};
 use crate::solver::leaf::LeafWorlds;
@@ -37,8 +40,11 @@ pub const UCT_INFO: AgentInfo = AgentInfo {
 pub struct SearchAgent<G: HiddenInfo> {
     name: &'static str,
     searcher: Searcher<G::Move>,
-    /// The exact solver of the hybrid endgame (`endgame=N`), allocated once.
-    endgame: Option<Solver>,
+    /// The hybrid endgame (`endgame=N`) is on.
+    hybrid: bool,
+    /// Its exact solver's table: made at the first endgame decision, dropped by
+    /// [`Agent::release_memory`] (megabytes an idle engine need not hold).
+    solver: Option<Solver>,
 }
 
 impl<G: HiddenInfo> std::fmt::Debug for SearchAgent<G> {
@@ -59,7 +65,7 @@ impl<G: HiddenInfo> SearchAgent<G> {
         };
         let err = |msg: String| SpecError(format!("{name}: {msg}"));
         let endgame = config.endgame;
-        let mut solver = None;
+        let mut hybrid = false;
         if !endgame.is_off() {
             let Some(ops) = G::exact() else {
                 return Err(err(
@@ -73,15 +79,14 @@ impl<G: HiddenInfo> SearchAgent<G> {
                         .into(),
                 ));
             }
-            if endgame.cards != Cards::Off {
-                solver = Some(Solver::new(Solver::DEFAULT_TABLE_BITS));
-            }
+            hybrid = endgame.cards != Cards::Off;
         }
         let searcher = Searcher::new(config).map_err(|e| err(e.to_string()))?;
         Ok(SearchAgent {
             name,
             searcher,
-            endgame: solver,
+            hybrid,
+            solver: None,
         })
     }
 
@@ -108,6 +113,7 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
 
     fn release_memory(&mut self) {
         self.searcher.release_memory();
+        self.solver = None;
     }
 
     fn search_trees(&self) -> Option<&[crate::search::Tree<G::Move>]> {
@@ -143,7 +149,7 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
         // ISMCTS and the hybrid share the decision's sampler (PIMC draws its own worlds).
         let needs_sampler = match algorithm {
             Algorithm::Ismcts => true,
-            Algorithm::Pimc { .. } => self.endgame.is_some(),
+            Algorithm::Pimc { .. } => self.hybrid,
             Algorithm::Uct => false,
         };
         let sampled = if needs_sampler {
@@ -151,7 +157,8 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
         } else {
             None
         };
-        if let Some(solver) = &mut self.endgame {
+        if self.hybrid {
+            let solver = &mut self.solver;
             let decision = match (&sampled, view.true_state_cheating()) {
                 (Some(s), _) => hybrid::decide(&endgame, solver, &s.sampler, &legal, &budget, rng),
                 // The cheating baseline solves the true state: perfect play.
@@ -169,16 +176,26 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
         let result = match algorithm {
             Algorithm::Ismcts => {
                 let worlds = sampled.expect("built for ismcts");
+                let observer = view.observer();
+                let inferred = inference::infer(
+                    &worlds.sampler,
+                    observer,
+                    view.history(),
+                    &self.searcher.config().inference,
+                    rng,
+                );
+                let leaf = (endgame.leaf > 0 && G::exact().is_some())
+                    .then(|| endgame.leaf.min(u8::MAX as u32) as u8);
                 let budget = budget.charged_from(start);
-                if endgame.leaf > 0 && G::exact().is_some() {
-                    let worlds = LeafWorlds {
-                        inner: worlds,
-                        below: endgame.leaf.min(u8::MAX as u32) as u8,
-                        root: view.observer() as u8,
-                    };
-                    self.searcher.run(&worlds, &budget, rng)
-                } else {
-                    self.searcher.run(&worlds, &budget, rng)
+                match inferred {
+                    Some(pool) => {
+                        let worlds = Sampled {
+                            sampler: pool,
+                            observer,
+                        };
+                        run_ismcts(&mut self.searcher, worlds, leaf, observer, &budget, rng)
+                    }
+                    None => run_ismcts(&mut self.searcher, worlds, leaf, observer, &budget, rng),
                 }
             }
             Algorithm::Uct => {
@@ -211,5 +228,28 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
             nodes: result.nodes,
             tree_full: result.tree_full,
         })
+    }
+}
+
+/// Runs ISMCTS over `worlds`, with the solver as the playout from leaves with at most `leaf`
+/// cards left when given.
+fn run_ismcts<G: HiddenInfo, W: Worlds<G>>(
+    searcher: &mut Searcher<G::Move>,
+    worlds: W,
+    leaf: Option<u8>,
+    observer: Seat,
+    budget: &Budget,
+    rng: &mut Rng,
+) -> Result<SearchResult<G::Move>, SearchError> {
+    match leaf {
+        Some(below) => {
+            let worlds = LeafWorlds {
+                inner: worlds,
+                below,
+                root: observer as u8,
+            };
+            searcher.run(&worlds, budget, rng)
+        }
+        None => searcher.run(&worlds, budget, rng),
     }
 }

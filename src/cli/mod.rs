@@ -11,6 +11,7 @@ pub mod play;
 pub mod profile;
 pub mod replay;
 pub mod scale;
+pub mod series;
 pub mod shard;
 pub mod solve;
 pub mod tournament;

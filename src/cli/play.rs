@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::match_cmd::BudgetArgs;
+use super::series::BudgetArgs;
 use crate::agents::{self, Agent};
 use crate::cards::{Card, Suit};
 use crate::game::{MoveSet, Seat, View, rng_from_seed};

@@ -6,7 +6,7 @@ use clap::Args;
 
 use crate::game::{MoveSet, rng_from_seed};
 use crate::games::{self, GameDef, GameVisitor};
-use crate::solver::{MoveValue, Solver};
+use crate::solver::{Solver, read_values};
 use crate::spec::Spec;
 
 /// Options of `cardsearch solve`.
@@ -118,27 +118,18 @@ impl GameVisitor for SolveVisitor<'_> {
             return Err("the game is over: there is nothing to solve".into());
         }
         let mut solver = Solver::new(20).with_node_limit(args.node_limit);
-        let mut out: Vec<MoveValue<G::Move>> = Vec::new();
         let start = Instant::now();
-        ops.move_values(&mut solver, &state, &mut out)
-            .map_err(|e| e.to_string())?;
+        let values = read_values(ops, &mut solver, &state).map_err(|e| e.to_string())?;
         let seconds = start.elapsed().as_secs_f64();
-        out.sort_by_key(|m| std::cmp::Reverse(m.value));
         Ok(Solved {
             deal,
             moves,
             seat: state.current_seat(),
             cards_left: ops.cards_left(&state),
             measure: ops.margin_name(),
-            values: out
+            values: values
                 .iter()
-                .map(|m| {
-                    (
-                        m.mv.to_string(),
-                        ops.margin(&state, m.value),
-                        ops.reward_of(&state, m.value),
-                    )
-                })
+                .map(|v| (v.mv.to_string(), v.value, v.reward))
                 .collect(),
             nodes: solver.nodes(),
             seconds,

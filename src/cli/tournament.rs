@@ -4,8 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::match_cmd::{BudgetArgs, Console, log_error, open_log};
-use super::shard::parse_shard;
+use super::series::{SeriesArgs, write_json};
 use crate::games::{self, GameDef, GameVisitor};
 use crate::harness::plot::ratings_svg;
 use crate::harness::tournament::{Format, TournamentConfig, TournamentReport, run_tournament};
@@ -22,9 +21,6 @@ a kill: finished games are not played again. Ratings: maximum-likelihood Elo (Br
 draw half a win) fitted to every pairing jointly, with 95% intervals, the --anchor agent at 0."
 )]
 pub struct TournamentArgs {
-    /// Game spec, e.g. `tricks`, `sueca`.
-    #[arg(long, default_value = "tricks")]
-    pub game: String,
     /// The agents, comma-separated, e.g. `random,pimc,ismcts:c=0.7,threads=2` (an item with `=`
     /// and no `:` is an option of the agent before it). May be given more than once.
     #[arg(long, required = true)]
@@ -38,34 +34,12 @@ pub struct TournamentArgs {
     /// Deals per pairing; each is played once per seating.
     #[arg(long, default_value_t = 20)]
     pub deals: u64,
-    /// The engine's budget per move.
-    #[command(flatten)]
-    pub budget: BudgetArgs,
-    /// Seed of every pairing: deals and agents' generators derive from it.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    /// Games played at once.
-    #[arg(long, default_value_t = 1)]
-    pub jobs: usize,
-    /// Line-up for 4-seat individual games: 2v2 or 1v3.
-    #[arg(long, default_value = "2v2")]
-    pub lineup: String,
-    /// Play only shard I of N of every pairing (deals with index % N == I); `auto` reads a Slurm
-    /// job array or Kubernetes Indexed Job (docs/cluster.md). Combine the logs with `merge`.
-    #[arg(long)]
-    pub shard: Option<String>,
-    /// Every finished game as a JSON line; given again, the tournament continues from it.
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// Write the crosstable and ratings as JSON to this file.
-    #[arg(long)]
-    pub summary: Option<PathBuf>,
     /// Draw the ratings with their intervals as an SVG plot to this file.
     #[arg(long)]
     pub plot: Option<PathBuf>,
-    /// No progress bar.
-    #[arg(long)]
-    pub quiet: bool,
+    /// The options every series of games has (`--out` and `--summary` cover the whole tournament).
+    #[command(flatten)]
+    pub series: SeriesArgs,
 }
 
 /// Splits `--agents` lists into specs: commas separate agents, but an item with `=` and no `:`
@@ -93,8 +67,7 @@ impl TournamentArgs {
     pub fn config(&self) -> Result<TournamentConfig, String> {
         let spec = |s: &str| s.parse::<Spec>().map_err(|e| e.to_string());
         let flag = |e: String| format!("--{e}");
-        positive_at_most("deals", self.deals, limits::MAX_DEALS).map_err(flag)?;
-        positive_at_most("jobs", self.jobs, limits::MAX_JOBS).map_err(flag)?;
+        let series = self.series.check(self.deals)?;
         let names = split_agents(&self.agents);
         if names.len() < 2 {
             return Err(format!(
@@ -113,7 +86,7 @@ impl TournamentArgs {
             })?,
         };
         Ok(TournamentConfig {
-            game: spec(&self.game)?,
+            game: series.game,
             agents: names.iter().map(|n| spec(n)).collect::<Result<_, _>>()?,
             format: if self.gauntlet {
                 Format::Gauntlet
@@ -121,11 +94,11 @@ impl TournamentArgs {
                 Format::RoundRobin
             },
             deals: self.deals,
-            seed: self.seed,
-            budget: self.budget.budget()?,
-            jobs: self.jobs,
-            lineup: self.lineup.parse()?,
-            shard: self.shard.as_deref().map(parse_shard).transpose()?,
+            seed: self.series.seed,
+            budget: series.budget,
+            jobs: series.jobs,
+            lineup: series.lineup,
+            shard: series.shard,
             anchor,
             stop: None,
         })
@@ -140,12 +113,9 @@ struct TournamentVisitor<'a> {
 impl GameVisitor for TournamentVisitor<'_> {
     type Output = Result<TournamentReport, String>;
     fn visit<G: GameDef>(self, config: G::Config) -> Self::Output {
-        let (out, finished) = open_log(self.args.out.as_deref(), self.args.quiet)?;
-        let mut console = Console::new(self.args.quiet, out, true);
-        let report = run_tournament::<G>(&self.cfg, &config, finished, &mut console)
-            .map_err(|e| log_error(self.args.out.as_deref(), e));
-        console.finish()?;
-        report
+        self.args.series.run_logged(true, |finished, console| {
+            run_tournament::<G>(&self.cfg, &config, finished, console)
+        })
     }
 }
 
@@ -172,7 +142,11 @@ pub fn run(args: &TournamentArgs) -> Result<(), String> {
         games::dispatch(&game, TournamentVisitor { args, cfg }).map_err(|e| e.to_string())??;
     println!("{header}");
     print!("{}", format_tournament(&report));
-    write_outputs(&report, args.summary.as_deref(), args.plot.as_deref())
+    write_outputs(
+        &report,
+        args.series.summary.as_deref(),
+        args.plot.as_deref(),
+    )
 }
 
 /// Writes the JSON summary and the ratings plot, where asked for.
@@ -182,8 +156,7 @@ pub fn write_outputs(
     plot: Option<&std::path::Path>,
 ) -> Result<(), String> {
     if let Some(p) = summary {
-        let text = serde_json::to_string_pretty(report).expect("serialisable");
-        std::fs::write(p, text + "\n").map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+        write_json(p, report)?;
     }
     if let (Some(p), Some(ratings)) = (plot, &report.ratings) {
         let title = format!("{}: Elo, 95% intervals", report.game);

@@ -700,14 +700,29 @@ impl Game for Hearts {
         !self.is_passing() || seat == self.current_seat()
     }
 
-    /// Pass the highest cards (Q♠ and the spades above it first); lead the lowest card;
+    /// A card of the rule's choice ([`Hearts::rule_cards`]), at random among its ties.
+    fn heuristic_move(&self, rng: &mut Rng) -> Card {
+        self.rule_cards().random(rng)
+    }
+
+    fn heuristic_moves(&self) -> Option<CardSet> {
+        Some(self.rule_cards())
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Card, String> {
+        text.parse().map_err(|e| format!("{e}"))
+    }
+}
+
+impl Hearts {
+    /// The cards the heuristic rule chooses among: pass the highest cards (Q♠ and the spades above it first); lead the lowest card;
     /// following suit, play the highest card that loses the trick, or if none does, the highest
     /// when this card closes the trick (Q♠ kept back if another will do) and the lowest
     /// otherwise; unable to follow, discard Q♠, then the highest heart, then the highest card.
-    fn heuristic_move(&self, rng: &mut Rng) -> Card {
+    fn rule_cards(&self) -> CardSet {
         let legal = self.legal_moves();
         let rank = |c: Card| c.rank().index() as u32;
-        let highest = |set: CardSet, rng: &mut Rng| set.random_min_by_key(rng, |c| 12 - rank(c));
+        let highest = |set: CardSet| set.min_set_by_key(|c| 12 - rank(c));
         let high_spades = CardSet::from_cards([
             QUEEN_OF_SPADES,
             Card::new(Rank::King, Suit::Spades),
@@ -715,44 +730,36 @@ impl Game for Hearts {
         ]);
         if self.passes_left > 0 {
             let dangerous = legal & high_spades;
-            return highest(
-                if dangerous.is_empty() {
-                    legal
-                } else {
-                    dangerous
-                },
-                rng,
-            )
-            .expect("a card to pass");
+            return highest(if dangerous.is_empty() {
+                legal
+            } else {
+                dangerous
+            });
         }
         if self.in_trick == 0 {
-            return legal.random_min_by_key(rng, rank).expect("a card to lead");
+            return legal.min_set_by_key(rank);
         }
         let followed = self.trick & self.lead_suit;
         let best = followed.last().expect("a led card");
         if (legal & self.lead_suit).is_empty() {
             for preference in [QUEEN_OF_SPADES.set(), HEARTS] {
-                if let Some(card) = highest(legal & preference, rng) {
+                let card = highest(legal & preference);
+                if !card.is_empty() {
                     return card;
                 }
             }
-            return highest(legal, rng).expect("a card to discard");
+            return highest(legal);
         }
         let below = CardSet(legal.0 & (best.set().0 - 1));
         if let Some(duck) = below.last() {
-            return duck;
+            return duck.set();
         }
         if usize::from(self.in_trick) == SEATS - 1 {
             let safe = legal.without(QUEEN_OF_SPADES);
-            return if safe.is_empty() { legal } else { safe }
-                .last()
-                .expect("a card");
+            let choice = if safe.is_empty() { legal } else { safe };
+            return choice.last().expect("a card").set();
         }
-        legal.first().expect("a card")
-    }
-
-    fn parse_move(&self, text: &str) -> Result<Card, String> {
-        text.parse().map_err(|e| format!("{e}"))
+        legal.first().expect("a card").set()
     }
 }
 
@@ -761,6 +768,16 @@ impl HiddenInfo for Hearts {
 
     fn info_set(&self, observer: Seat) -> CardInfoSet<Hearts> {
         CardInfoSet::of(self, observer)
+    }
+
+    /// Without passing, hands change only by plays; a pass moves cards the state no longer
+    /// traces, so a deal with passing cannot be rewound.
+    fn dealt(&self) -> Option<Hearts> {
+        if self.pass != Pass::None {
+            return None;
+        }
+        let hands = std::array::from_fn(|s| self.hands[s] | self.played[s]);
+        Hearts::from_hands(hands, Pass::None).ok()
     }
 
     fn possible_moves(&self, observer: Seat) -> CardSet {

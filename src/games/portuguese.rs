@@ -183,22 +183,26 @@ pub fn heuristic_card<R: rand::Rng + ?Sized>(
     trump: Suit,
     rng: &mut R,
 ) -> Card {
+    heuristic_cards(legal, trick, trump).random(rng)
+}
+
+/// The cards [`heuristic_card`] chooses among, uniformly: those its rule cannot tell apart.
+/// Not empty when `legal` is not.
+pub fn heuristic_cards(legal: CardSet, trick: Option<TrickSoFar>, trump: Suit) -> CardSet {
     let is_trump = |c: Card| u32::from(c.suit() == trump);
     // How much a card is worth keeping: trumps most, then points, then strength.
     let keep = |c: Card| is_trump(c) << 10 | card_points(c) << 4 | strength(c);
-    let shed = |rng: &mut R| legal.random_min_by_key(rng, keep).expect("a legal card");
+    let shed = || legal.min_set_by_key(keep);
     let Some(t) = trick else {
-        return shed(rng);
+        return shed();
     };
     if t.partner_winning {
         if t.last {
             let most_points =
                 |c: Card| is_trump(c) << 10 | (15 - card_points(c)) << 4 | strength(c);
-            return legal
-                .random_min_by_key(rng, most_points)
-                .expect("a legal card");
+            return legal.min_set_by_key(most_points);
         }
-        return shed(rng);
+        return shed();
     }
     let mut winners = CardSet::EMPTY;
     for c in legal.iter() {
@@ -215,9 +219,9 @@ pub fn heuristic_card<R: rand::Rng + ?Sized>(
             (0, false) => card_points(c) << 4 | strength(c),
             _ => 1 << 10 | strength(c),
         };
-        return winners.random_min_by_key(rng, key).expect("a winner");
+        return winners.min_set_by_key(key);
     }
-    shed(rng)
+    shed()
 }
 
 /// A side's card-point margin over the other side, scaled to −1…1 (all 120 points: +1).

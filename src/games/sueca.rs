@@ -147,6 +147,17 @@ impl Sueca {
         })
     }
 
+    /// The trick in progress as the heuristic rule reads it; `None` before it is led.
+    fn trick_so_far(&self) -> Option<pt::TrickSoFar> {
+        let seat = self.to_move as usize;
+        (!self.trick.is_empty()).then(|| pt::TrickSoFar {
+            best: self.best,
+            partner_winning: (self.best_seat as usize ^ seat) & 1 == 0,
+            points: pt::points(self.trick),
+            last: self.trick.len() == SEATS - 1,
+        })
+    }
+
     /// A seat's hand (the true state: only the harness and cheating agents see other hands).
     pub fn hand(&self, seat: Seat) -> CardSet {
         self.hands[seat]
@@ -418,14 +429,20 @@ impl Game for Sueca {
     }
 
     fn heuristic_move(&self, rng: &mut Rng) -> Card {
-        let seat = self.to_move as usize;
-        let trick = (!self.trick.is_empty()).then(|| pt::TrickSoFar {
-            best: self.best,
-            partner_winning: (self.best_seat as usize ^ seat) & 1 == 0,
-            points: pt::points(self.trick),
-            last: self.trick.len() == SEATS - 1,
-        });
-        pt::heuristic_card(self.legal_moves(), trick, self.trump.suit(), rng)
+        pt::heuristic_card(
+            self.legal_moves(),
+            self.trick_so_far(),
+            self.trump.suit(),
+            rng,
+        )
+    }
+
+    fn heuristic_moves(&self) -> Option<CardSet> {
+        Some(pt::heuristic_cards(
+            self.legal_moves(),
+            self.trick_so_far(),
+            self.trump.suit(),
+        ))
     }
 
     fn parse_move(&self, text: &str) -> Result<Card, String> {
@@ -438,6 +455,11 @@ impl HiddenInfo for Sueca {
 
     fn info_set(&self, observer: Seat) -> CardInfoSet<Sueca> {
         CardInfoSet::of(self, observer)
+    }
+
+    fn dealt(&self) -> Option<Sueca> {
+        let hands = std::array::from_fn(|s| self.hands[s] | self.played[s]);
+        Sueca::from_hands(hands, self.dealer as Seat, self.trump, self.bandeira).ok()
     }
 
     fn possible_moves(&self, observer: Seat) -> CardSet {

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use super::seating::{Lineup, Side, seatings};
 use super::stats::{Sprt, SprtDecision, Tally};
 use crate::agents::{self, Agent};
-use crate::game::{MoveSet, View, rng_from_seed};
+use crate::game::{MoveSet, Seen, View, rng_from_seed};
 use crate::games::GameDef;
 use crate::search::{Budget, StopSignal};
 use crate::spec::Spec;
@@ -304,6 +304,8 @@ pub fn play_game<G: GameDef>(
         .collect();
     let mut rngs: Vec<_> = agent_seeds.iter().map(|&s| rng_from_seed(s)).collect();
     let mut moves = Vec::new();
+    // Each seat's own record of the moves, as it saw them (what inference may read).
+    let mut seen: Vec<Vec<Seen<G::Move>>> = vec![Vec::new(); seats.len()];
     let budget = match &cfg.stop {
         Some(stop) => cfg.budget.clone().with_stop(stop.clone()),
         None => cfg.budget.clone(),
@@ -316,7 +318,11 @@ pub fn play_game<G: GameDef>(
         let seat = state.current_seat();
         let start = Instant::now();
         let d = agents[seat]
-            .choose(View::new(&state, seat), budget.clone(), &mut rngs[seat])
+            .choose(
+                View::new(&state, seat).with_history(&seen[seat]),
+                budget.clone(),
+                &mut rngs[seat],
+            )
             .map_err(|e| format!("agent {} in seat {seat}: {e}", agents[seat].spec()))?;
         let micros = start.elapsed().as_micros() as u64;
         if !state.legal_moves().contains(d.mv) {
@@ -334,6 +340,9 @@ pub fn play_game<G: GameDef>(
             nodes: d.nodes,
             tree_full: d.tree_full,
         });
+        for (s, list) in seen.iter_mut().enumerate() {
+            list.push((seat, state.next_move_seen_by(s).then_some(d.mv)));
+        }
         state.play(d.mv);
     }
     let n = state.num_seats();

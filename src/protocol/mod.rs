@@ -137,7 +137,11 @@ impl Engine {
             // A search is stopped by the reader as the line arrives (see `Engine::stop_signal`);
             // once it gets here there is nothing left to stop.
             Request::Stop | Request::Quit => Ok(Map::new()),
-            Request::Play(_) | Request::Legal | Request::State(_) | Request::Go(_) => {
+            Request::Play(_)
+            | Request::Legal
+            | Request::State(_)
+            | Request::Go(_)
+            | Request::Solve(_) => {
                 let cmd = command_name(request);
                 let session = self
                     .session
@@ -148,6 +152,7 @@ impl Engine {
                     Request::Legal => session.legal(),
                     Request::State(st) => session.state(st.seat),
                     Request::Go(go) => session.go(go, &self.stop),
+                    Request::Solve(f) => session.solve(f.node_limit),
                     _ => unreachable!("matched above"),
                 }
             }
@@ -166,6 +171,7 @@ fn command_name(request: &Request) -> &'static str {
         Request::Legal => "legal",
         Request::State(_) => "state",
         Request::Go(_) => "go",
+        Request::Solve(_) => "solve",
         Request::Stop => "stop",
         Request::Quit => "quit",
     }

@@ -25,6 +25,8 @@ pub enum Request {
     State(StateOf),
     /// Search for the seat to move.
     Go(Go),
+    /// Every legal move's exact value, in a position whose cards are all known.
+    Solve(SolveFields),
     /// End the search in progress now (its `go` replies with the best move so far).
     Stop,
     /// Stop the engine.
@@ -32,8 +34,8 @@ pub enum Request {
 }
 
 /// The commands, in the order the protocol lists them.
-pub const COMMANDS: [&str; 10] = [
-    "hello", "games", "agents", "new", "play", "legal", "state", "go", "stop", "quit",
+pub const COMMANDS: [&str; 11] = [
+    "hello", "games", "agents", "new", "play", "legal", "state", "go", "solve", "stop", "quit",
 ];
 
 /// The fields of `play`.
@@ -107,6 +109,18 @@ pub struct Go {
     pub play: Option<bool>,
 }
 
+/// The fields of `solve`.
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SolveFields {
+    /// Give up after this many search nodes (default [`SOLVE_NODE_LIMIT`]).
+    pub node_limit: Option<u64>,
+}
+
+/// The node limit of a `solve` that gives none: seconds of search, where a whole deal from its
+/// first card could take hours.
+pub const SOLVE_NODE_LIMIT: u64 = 100_000_000;
+
 /// Reads one request line: the request and its `id` (copied into the reply). The error names
 /// what is wrong.
 pub fn parse(line: &str) -> (Option<Value>, Result<Request, String>) {
@@ -137,6 +151,7 @@ fn request(cmd: &str, fields: Map<String, Value>) -> Result<Request, String> {
         "play" => read(cmd, fields).map(Request::Play),
         "state" => read(cmd, fields).map(Request::State),
         "go" => read(cmd, fields).map(Request::Go),
+        "solve" => read(cmd, fields).map(Request::Solve),
         other => Err(format!(
             "unknown command '{}' (commands: {})",
             crate::limits::excerpt(other),

@@ -1,19 +1,20 @@
 //! One game in progress: either the whole deal (the engine knows every card) or one seat's
 //! information set (view mode: the engine knows what that seat knows, nothing more).
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
 
-use super::request::Go;
+use super::request::{Go, SOLVE_NODE_LIMIT};
 use crate::agents::{self, Agent, Decision};
 use crate::cards::CardSet;
 use crate::game::{
-    DealError, DealSampler, InfoSet, MoveSet, Rng, Seat, View, next_seed, rng_from_seed,
+    DealError, DealSampler, InfoSet, MoveSet, Rng, Seat, Seen, View, next_seed, rng_from_seed,
 };
 use crate::games::GameDef;
 use crate::limits;
 use crate::search::{Budget, StopSignal};
+use crate::solver::{Solver, read_values};
 use crate::spec::Spec;
 
 /// A reply's fields, or the error sentence.
@@ -33,6 +34,8 @@ pub trait Session {
     fn state(&self, seat: Option<u64>) -> Answer;
     /// A search for the seat to move, ended early if `stop` is raised.
     fn go(&mut self, go: &Go, stop: &StopSignal) -> Answer;
+    /// Every legal move's exact value, when every card is known (`node_limit` nodes at most).
+    fn solve(&self, node_limit: Option<u64>) -> Answer;
 }
 
 /// What the engine holds of the game.
@@ -48,6 +51,9 @@ pub struct GameSession<G: GameDef> {
     spec: String,
     table: Table<G>,
     history: Vec<(Seat, String)>,
+    /// The same moves for agents: who moved, the move where known, and the seats that saw it
+    /// (one bit per seat), from which each seat's own record is made (inference reads it).
+    seen: Vec<(Seat, Option<G::Move>, u8)>,
     /// Seeds of `go` requests that do not give one.
     rng: Rng,
     /// The last `go`'s agent and its spec text.
@@ -70,6 +76,7 @@ impl<G: GameDef> GameSession<G> {
             spec,
             table,
             history: Vec::new(),
+            seen: Vec::new(),
             rng: rng_from_seed(seed ^ 0x5EED_0F60),
             agent: None,
         }
@@ -249,8 +256,10 @@ impl<G: GameDef> Session for GameSession<G> {
                         legal.join(" ")
                     ));
                 }
+                let saw = seats_seeing_next_move(state);
                 state.play(mv);
                 self.history.push((seat, mv.to_string()));
+                self.seen.push((seat, Some(mv), saw));
             }
             Table::View(info) => {
                 let mv = if text == "?" {
@@ -289,6 +298,7 @@ impl<G: GameDef> Session for GameSession<G> {
                 })?;
                 self.history
                     .push((seat, mv.map_or("?".to_string(), |m| m.to_string())));
+                self.seen.push((seat, mv, 1 << v));
             }
         }
         let mut m = Map::new();
@@ -404,6 +414,12 @@ impl<G: GameDef> Session for GameSession<G> {
             Table::Full(state) => View::new(state, seat),
             Table::View(info) => View::from_info_set(info.clone()),
         };
+        let history: Vec<Seen<G::Move>> = self
+            .seen
+            .iter()
+            .map(|&(s, mv, saw)| (s, mv.filter(|_| saw >> seat & 1 == 1)))
+            .collect();
+        let view = view.with_history(&history);
         let decided = agent.choose(view, budget, &mut rng_from_seed(seed));
         agent.release_memory();
         let agent_spec = agent.spec();
@@ -437,19 +453,73 @@ impl<G: GameDef> Session for GameSession<G> {
         );
         m.insert("children".into(), json!(children));
         if go.play == Some(true) {
-            match &mut self.table {
-                Table::Full(state) => state.play(d.mv),
-                Table::View(info) => info.observe(seat, Some(d.mv), None).map_err(|e| {
-                    format!(
-                        "chose {} but cannot play it without more: {e}; send it with 'play'",
-                        d.mv
-                    )
-                })?,
-            }
+            let saw = match &mut self.table {
+                Table::Full(state) => {
+                    let saw = seats_seeing_next_move(state);
+                    state.play(d.mv);
+                    saw
+                }
+                Table::View(info) => {
+                    info.observe(seat, Some(d.mv), None).map_err(|e| {
+                        format!(
+                            "chose {} but cannot play it without more: {e}; send it with 'play'",
+                            d.mv
+                        )
+                    })?;
+                    1 << seat
+                }
+            };
             self.history.push((seat, d.mv.to_string()));
+            self.seen.push((seat, Some(d.mv), saw));
             m.insert("played".into(), json!(true));
             self.outcome(&mut m)?;
         }
         Ok(m)
     }
+
+    fn solve(&self, node_limit: Option<u64>) -> Answer {
+        let seat = self.check_own_turn("solve")?;
+        let ops = G::exact().ok_or_else(|| {
+            format!(
+                "{} has no exact solver (solvable: sueca, bisca, hearts, tricks)",
+                G::NAME
+            )
+        })?;
+        // In view mode the position is known only when one deal is left (Bisca once the stock
+        // is out); otherwise solving one of the deals would answer for cards nobody knows.
+        let (state, deals) = self.representative()?;
+        if deals != 1 {
+            return Err(format!(
+                "solve needs every card known, and this view allows {deals} deals (search \
+                 them with 'go' and an agent with endgame=N)"
+            ));
+        }
+        let node_limit = node_limit.unwrap_or(SOLVE_NODE_LIMIT);
+        limits::positive_at_most("node_limit", node_limit, limits::MAX_ITERATIONS)?;
+        let mut solver = Solver::new(Solver::DEFAULT_TABLE_BITS).with_node_limit(node_limit);
+        let start = Instant::now();
+        let values = read_values(ops, &mut solver, &state).map_err(|e| e.to_string())?;
+        let values: Vec<Value> = values
+            .iter()
+            .map(|v| json!({"move": v.mv.to_string(), "value": v.value, "reward": v.reward}))
+            .collect();
+        let mut m = Map::new();
+        m.insert("seat".into(), json!(seat));
+        m.insert("measure".into(), json!(ops.margin_name()));
+        m.insert("cards_left".into(), json!(ops.cards_left(&state)));
+        m.insert("values".into(), json!(values));
+        m.insert("nodes".into(), json!(solver.nodes()));
+        m.insert(
+            "time_ms".into(),
+            json!((start.elapsed().as_secs_f64() * 1e6).round() / 1e3),
+        );
+        Ok(m)
+    }
+}
+
+/// The seats that will see the next move of `state`, one bit each.
+fn seats_seeing_next_move<G: crate::game::Game>(state: &G) -> u8 {
+    (0..state.num_seats())
+        .filter(|&o| state.next_move_seen_by(o))
+        .fold(0, |m, o| m | 1 << o)
 }

@@ -10,6 +10,7 @@ use crate::solver::hybrid::{
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 use super::budget::Budget;
+use super::inference::{InferenceConfig, OPT_INFER, OPT_INFER_EPS};
 use super::reward::RewardFn;
 use super::rollout::{Playout, Rollout};
 use super::tree::MAX_CAPACITY;
@@ -101,6 +102,8 @@ pub struct SearchConfig {
     pub endgame: EndgameConfig,
     /// The playout policy and reward function.
     pub rollout: Rollout,
+    /// Inference over the others' plays (`infer`, `infer_eps`; ISMCTS).
+    pub inference: InferenceConfig,
 }
 
 /// The most threads a search accepts.
@@ -208,6 +211,8 @@ pub const SEARCH_OPTIONS: &[OptionDoc] = &[
     OPT_ENDGAME_PICK,
     OPT_ENDGAME_DEALS,
     OPT_LEAF_SOLVE,
+    OPT_INFER,
+    OPT_INFER_EPS,
 ];
 
 /// Options of the `pimc` agent: `dets` and the common ones.
@@ -295,6 +300,7 @@ impl SearchConfig {
             budget: None,
             endgame: EndgameConfig::default(),
             rollout: Rollout::default(),
+            inference: InferenceConfig::default(),
         }
     }
 
@@ -380,6 +386,10 @@ impl SearchConfig {
             // The solver replaces the random playout only (`solver::leaf`).
             return Err(err("leaf_solve applies to playout=random only".into()));
         }
+        let inference = InferenceConfig::from_spec(spec)?;
+        if inference.is_on() && algorithm != Algorithm::Ismcts {
+            return Err(err("infer applies to ismcts only".into()));
+        }
         Ok(SearchConfig {
             algorithm,
             c,
@@ -390,6 +400,7 @@ impl SearchConfig {
             budget,
             endgame,
             rollout,
+            inference,
         })
     }
 
@@ -417,6 +428,7 @@ impl SearchConfig {
             parts.push(format!("virtual_loss={}", self.virtual_loss));
         }
         parts.extend(self.endgame.options_text());
+        parts.extend(self.inference.options_text());
         parts.join(",")
     }
 }

@@ -11,6 +11,7 @@ pub mod budget;
 pub mod config;
 mod crew;
 pub(crate) mod graft;
+pub mod inference;
 pub mod ismcts;
 mod leaf;
 mod parallel;

@@ -181,10 +181,11 @@ struct Tally<M> {
 /// Decides by the solver if the position is in the endgame: `sampler` gives the deals of the
 /// information set (a known state for the cheating baseline). Returns `None`, leaving the
 /// decision to the tree, when the game has no solver, more than the configured cards are left,
-/// or the position is outside the solver's reach.
+/// or the position is outside the solver's reach. `solver` is made at the first decision that
+/// needs it (an agent drops it between games: [`crate::agents::Agent::release_memory`]).
 pub fn decide<G: Game, S: DealSampler<G>>(
     config: &EndgameConfig,
-    solver: &mut Solver,
+    solver: &mut Option<Solver>,
     sampler: &S,
     legal: &G::Moves,
     budget: &Budget,
@@ -199,6 +200,7 @@ pub fn decide<G: Game, S: DealSampler<G>>(
     if ops.cards_left(&probe) > limit as usize || ops.check_solvable(&probe).is_err() {
         return None;
     }
+    let solver = solver.get_or_insert_with(|| Solver::new(Solver::DEFAULT_TABLE_BITS));
     let mut tallies: Vec<Tally<G::Move>> = legal
         .to_vec()
         .into_iter()

@@ -88,6 +88,38 @@ pub fn solve_moves<G: Game>(state: &G) -> Result<Vec<MoveValue<G::Move>>, SolveE
     Ok(out)
 }
 
+/// A legal move's exact value as people read it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ReadValue<M> {
+    /// The move.
+    pub mv: M,
+    /// Its value in the game's measure ([`Endgame::margin_name`]): the point margin of the
+    /// mover's side, or (Hearts) the mover's penalty points.
+    pub value: i32,
+    /// The mover's reward (1 win, ½ tie, 0 loss) of the outcome, where the value decides it.
+    pub reward: Option<f64>,
+}
+
+/// Every legal move's exact value as people read it, best first: what `cardsearch solve`
+/// prints and the engine protocol's `solve` answers.
+pub fn read_values<G: Game>(
+    ops: &dyn Endgame<G>,
+    solver: &mut Solver,
+    state: &G,
+) -> Result<Vec<ReadValue<G::Move>>, SolveError> {
+    let mut out = Vec::new();
+    ops.move_values(solver, state, &mut out)?;
+    out.sort_by_key(|m| std::cmp::Reverse(m.value));
+    Ok(out
+        .iter()
+        .map(|m| ReadValue {
+            mv: m.mv,
+            value: ops.margin(state, m.value),
+            reward: ops.reward_of(state, m.value),
+        })
+        .collect())
+}
+
 /// A trick-taking game whose perfect-information positions the [`Solver`] can search.
 ///
 /// Implemented in this module for the games' own state types; the solver plays their own

@@ -225,7 +225,7 @@ fn hybrid_matches_definition<G: GameDef + Solvable>(
     seed: u64,
 ) {
     let mut rng = rng_from_seed(seed);
-    let mut solver = Solver::new(12);
+    let mut solver = Some(Solver::new(12));
     let mut checked = 0;
     while checked < 20 {
         let g: G = position(config, lo, hi, &mut rng);
@@ -292,7 +292,7 @@ fn with_one_deal_the_hybrid_plays_perfectly_and_votes_agree() {
     // has the best exact value (whether it picks by mean or by vote).
     let c = config::<Bisca>("bisca");
     let mut rng = rng_from_seed(45);
-    let mut solver = Solver::new(12);
+    let mut solver = Some(Solver::new(12));
     for _ in 0..30 {
         let g: Bisca = position(&c, 8, 14, &mut rng);
         let view = View::new(&g, g.current_seat());
@@ -336,7 +336,7 @@ fn outside_the_endgame_the_hybrid_leaves_the_decision_to_the_tree() {
         ..EndgameConfig::default()
     };
     let sampler = view.deal_sampler().unwrap();
-    let mut solver = Solver::new(8);
+    let mut solver = None;
     let d = hybrid::decide(
         &cfg,
         &mut solver,
@@ -346,6 +346,7 @@ fn outside_the_endgame_the_hybrid_leaves_the_decision_to_the_tree() {
         &mut rng,
     );
     assert!(d.is_none());
+    assert!(solver.is_none(), "no table is made before the endgame");
 }
 
 #[test]

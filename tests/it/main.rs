@@ -4,6 +4,7 @@
 mod bench_positions;
 mod cli;
 mod deal_uniformity;
+mod inference;
 mod information_sets;
 mod match_harness;
 mod parsers;

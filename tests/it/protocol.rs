@@ -792,3 +792,79 @@ fn memory_returns_after_large_searches() {
         "idle {idle} KiB, after {after} KiB"
     );
 }
+
+#[test]
+fn solve_answers_exact_values_and_refuses_unknown_cards() {
+    // Sueca deals three tricks from the end: the protocol's values are the reference minimax's
+    // (plain exhaustive search, no pruning or table), in the game's margin measure.
+    let config = Sueca::config(&"sueca".parse().unwrap()).unwrap();
+    let ops = Sueca::exact().expect("Sueca has a solver");
+    for seed in 0..5 {
+        let mut rng = rng_from_seed(seed);
+        let mut state = Sueca::new_game(&config, &mut rng);
+        let mut engine = Engine::new();
+        ask_ok(
+            &mut engine,
+            json!({"cmd": "new", "game": "sueca", "deal": state.deal_text()}),
+        );
+        for _ in 0..28 + seed {
+            let mv = state.legal_moves().random(&mut rng);
+            state.play(mv);
+            ask_ok(&mut engine, json!({"cmd": "play", "move": mv.to_string()}));
+        }
+        let reply = ask_ok(&mut engine, json!({"cmd": "solve"}));
+        let mut expected: Vec<(String, i64)> = cardsearch::solver::reference::move_values(&state)
+            .iter()
+            .map(|m| (m.mv.to_string(), i64::from(ops.margin(&state, m.value))))
+            .collect();
+        let mut got: Vec<(String, i64)> = reply["values"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| {
+                (
+                    v["move"].as_str().unwrap().to_string(),
+                    v["value"].as_i64().unwrap(),
+                )
+            })
+            .collect();
+        let values: Vec<i64> = got.iter().map(|g| g.1).collect();
+        assert!(
+            values.windows(2).all(|w| w[0] >= w[1]),
+            "best first: {reply}"
+        );
+        expected.sort();
+        got.sort();
+        assert_eq!(got, expected, "seed {seed}");
+        assert_eq!(reply["seat"], json!(state.current_seat()));
+    }
+    // A view with more than one deal, a game without a solver, a node limit that is too small.
+    let mut engine = Engine::new();
+    ask_ok(
+        &mut engine,
+        json!({"cmd": "new", "game": "tricks", "view": {"seat": 0, "deal": "AS JH QH KD | ? ? ? ? | ? ? ? ?"}}),
+    );
+    let e = ask(&mut engine, json!({"cmd": "solve"}));
+    assert!(
+        e["error"].as_str().unwrap().contains("allows 70 deals"),
+        "{e}"
+    );
+    ask_ok(
+        &mut engine,
+        json!({"cmd": "new", "game": "coinguess", "seed": 1}),
+    );
+    let e = ask(&mut engine, json!({"cmd": "solve"}));
+    assert!(
+        e["error"].as_str().unwrap().contains("no exact solver"),
+        "{e}"
+    );
+    ask_ok(
+        &mut engine,
+        json!({"cmd": "new", "game": "sueca", "seed": 1}),
+    );
+    let e = ask(&mut engine, json!({"cmd": "solve", "node_limit": 1000}));
+    assert!(
+        e["error"].as_str().unwrap().contains("gave up after"),
+        "{e}"
+    );
+}

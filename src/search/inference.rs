@@ -1,0 +1,231 @@
+//! Inference: determinizations weighted by how well each deal explains the others' plays.
+//!
+//! A uniform sampler treats every deal the observer cannot rule out as equally likely, so a
+//! play that tells a strong player something ("she ducked a trick her ace would have taken
+//! cheaply: she has no ace") is noise to it. Here, once per decision, `infer=N` candidate deals
+//! are drawn from the uniform sampler; each is rewound to the deal ([`HiddenInfo::dealt`]) and
+//! the game is replayed along the moves the observer saw, scoring every move of another seat by
+//! an opponent model: the game's own heuristic rule ([`Game::heuristic_moves`]) followed with
+//! probability `1 − ε` (uniformly among the moves it cannot tell apart) and a uniformly random
+//! legal move otherwise,
+//!
+//! `P(move | deal) = (1 − ε)·[move ∈ H]/|H| + ε/|legal|`.
+//!
+//! A candidate's weight is the product over the replayed moves (the likelihood of the plays if
+//! the others played by the model); N states are then drawn from the candidates in proportion
+//! to their weights (systematic resampling) and the search samples its determinizations
+//! uniformly from that pool ([`Inferred`], a [`DealSampler`], so every search, parallel mode and
+//! world source works unchanged). ε bounds how far one play can move the weights: each move
+//! changes a deal's weight by a factor between `ε/|legal|` and `(1 − ε) + ε/|legal|`, so the
+//! default ε = 0.5 keeps an unexplained play from ruling a deal out (the others are searchers,
+//! not the rule). Games that cannot rewind (draws, passes) or list their rule's choices, and
+//! histories with a move the observer did not see, are searched uniformly as before.
+
+use std::fmt;
+
+use crate::cards::random_below;
+use crate::game::{DealSampler, Game, HiddenInfo, MoveSet, Rng, Seat, Seen};
+use crate::limits;
+use crate::spec::{OptionDoc, Spec, SpecError};
+
+/// The `infer` and `infer_eps` options.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct InferenceConfig {
+    /// Candidate deals drawn and weighted per decision (0: no inference).
+    pub candidates: u32,
+    /// The opponent model's probability of a uniformly random move.
+    pub epsilon: f64,
+}
+
+impl Default for InferenceConfig {
+    fn default() -> InferenceConfig {
+        InferenceConfig {
+            candidates: 0,
+            epsilon: InferenceConfig::DEFAULT_EPSILON,
+        }
+    }
+}
+
+/// The `infer` option.
+pub const OPT_INFER: OptionDoc = OptionDoc {
+    key: "infer",
+    default: "0",
+    help: "ismcts: weight N candidate deals per decision by how well they explain the others' \
+           plays under the game's heuristic rule, and search determinizations drawn from them \
+           (0 off; games that can rewind a deal: sueca, hearts without passing)",
+};
+/// The `infer_eps` option.
+pub const OPT_INFER_EPS: OptionDoc = OptionDoc {
+    key: "infer_eps",
+    default: "0.5",
+    help: "inference: the opponent model's probability of a random move instead of the rule's",
+};
+
+impl InferenceConfig {
+    /// Default ε of the opponent model.
+    pub const DEFAULT_EPSILON: f64 = 0.5;
+
+    /// True when inference is on.
+    pub fn is_on(&self) -> bool {
+        self.candidates > 0
+    }
+
+    /// Reads `infer` and `infer_eps` from an agent spec.
+    pub fn from_spec(spec: &Spec) -> Result<InferenceConfig, SpecError> {
+        let err = |msg: String| SpecError(format!("{}: {msg}", spec.name));
+        let candidates: u32 = spec.get("infer", 0)?;
+        if candidates > limits::MAX_INFER_CANDIDATES {
+            return Err(err(format!(
+                "infer={candidates} must be at most {}",
+                limits::MAX_INFER_CANDIDATES
+            )));
+        }
+        let epsilon: f64 = spec.get("infer_eps", InferenceConfig::DEFAULT_EPSILON)?;
+        if !(epsilon > 0.0 && epsilon <= 1.0) {
+            return Err(err(format!(
+                "infer_eps={epsilon} must be above 0 and at most 1 (0 would rule out deals)"
+            )));
+        }
+        if spec.has("infer_eps") && candidates == 0 {
+            return Err(err("infer_eps applies only with infer=N".into()));
+        }
+        Ok(InferenceConfig {
+            candidates,
+            epsilon,
+        })
+    }
+
+    /// The options that differ from the defaults, as `key=value` words.
+    pub fn options_text(&self) -> Vec<String> {
+        if !self.is_on() {
+            return Vec::new();
+        }
+        let mut parts = vec![format!("infer={}", self.candidates)];
+        if self.epsilon != InferenceConfig::DEFAULT_EPSILON {
+            parts.push(format!("infer_eps={}", self.epsilon));
+        }
+        parts
+    }
+}
+
+/// Determinizations drawn uniformly from a pool resampled by weight: a [`DealSampler`] whose
+/// states all come from the observer's own uniform sampler, so it holds nothing the observer
+/// has not seen beyond what that sampler makes up.
+#[derive(Clone)]
+pub struct Inferred<G> {
+    pool: Vec<G>,
+    count: u128,
+    effective: f64,
+}
+
+impl<G> fmt::Debug for Inferred<G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Made-up deals, but still nothing a reader needs: the pool's size and quality only.
+        f.debug_struct("Inferred")
+            .field("pool", &self.pool.len())
+            .field("effective", &self.effective)
+            .finish()
+    }
+}
+
+impl<G> Inferred<G> {
+    /// The effective sample size of the weights (Kish): the number of equally weighted deals
+    /// the weighted candidates are worth; the candidate count when the plays told nothing.
+    pub fn effective(&self) -> f64 {
+        self.effective
+    }
+
+    /// The pool the search draws from.
+    pub fn pool(&self) -> &[G] {
+        &self.pool
+    }
+}
+
+impl<G: Game> DealSampler<G> for Inferred<G> {
+    #[inline]
+    fn sample(&self, rng: &mut Rng) -> G {
+        self.pool[random_below(rng, self.pool.len() as u32) as usize].clone()
+    }
+
+    fn count(&self) -> u128 {
+        self.count
+    }
+}
+
+/// The natural log of a deal's likelihood of the plays in `history` by the seats other than
+/// `observer`, under the opponent model; `None` when the deal cannot be replayed (no rewind, a
+/// move the observer did not see, or a rule that cannot list its choices).
+pub fn log_likelihood<G: HiddenInfo>(
+    deal: &G,
+    observer: Seat,
+    history: &[Seen<G::Move>],
+    epsilon: f64,
+) -> Option<f64> {
+    let mut state = deal.dealt()?;
+    let mut log = 0.0;
+    for &(seat, mv) in history {
+        let mv = mv?;
+        if seat != observer {
+            let legal = state.legal_moves();
+            let rule = state.heuristic_moves()?;
+            let ruled = if rule.contains(mv) {
+                (1.0 - epsilon) / rule.len() as f64
+            } else {
+                0.0
+            };
+            log += (ruled + epsilon / legal.len() as f64).ln();
+        }
+        state.play(mv);
+    }
+    Some(log)
+}
+
+/// The inferred sampler of one decision: `config.candidates` deals from `uniform`, weighted by
+/// [`log_likelihood`] and resampled; `None` (search uniformly) when inference is off, there is
+/// no play of another seat to learn from, or the game cannot replay its deals.
+pub fn infer<G: HiddenInfo, S: DealSampler<G>>(
+    uniform: &S,
+    observer: Seat,
+    history: &[Seen<G::Move>],
+    config: &InferenceConfig,
+    rng: &mut Rng,
+) -> Option<Inferred<G>> {
+    if !config.is_on() || !history.iter().any(|&(s, _)| s != observer) {
+        return None;
+    }
+    let n = config.candidates as usize;
+    let mut candidates = Vec::with_capacity(n);
+    let mut logs = Vec::with_capacity(n);
+    for _ in 0..n {
+        let deal = uniform.sample(rng);
+        logs.push(log_likelihood(&deal, observer, history, config.epsilon)?);
+        candidates.push(deal);
+    }
+    // Weights relative to the best, so the largest is 1 and none overflows.
+    let top = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let weights: Vec<f64> = logs.iter().map(|l| (l - top).exp()).collect();
+    let total: f64 = weights.iter().sum();
+    let squares: f64 = weights.iter().map(|w| w * w).sum();
+    // Systematic resampling: one uniform offset, n evenly spaced pointers into the cumulative
+    // weights, so each candidate is drawn floor or ceil of n times its share.
+    let step = total / n as f64;
+    let mut pointer = step * (random_below(rng, 1 << 20) as f64 + 0.5) / f64::from(1u32 << 20);
+    let mut pool = Vec::with_capacity(n);
+    let mut cumulative = 0.0;
+    for (deal, w) in candidates.iter().zip(&weights) {
+        cumulative += w;
+        while pointer < cumulative && pool.len() < n {
+            pool.push(deal.clone());
+            pointer += step;
+        }
+    }
+    // Rounding may leave the last pointer just past the total.
+    while pool.len() < n {
+        pool.push(candidates[n - 1].clone());
+    }
+    Some(Inferred {
+        pool,
+        count: uniform.count(),
+        effective: total * total / squares,
+    })
+}
