@@ -49,8 +49,8 @@ pub const INFO: AgentInfo = AgentInfo {
             default: "0.1",
             help: "UCB exploration constant (lower than the other agents': docs/results.md)",
         },
-        // The shared search options but `c` and the card games' exact endgame (a test checks
-        // that none is missing).
+        // The shared search options but `c` and the card games' exact endgame and inference (a
+        // test checks that none is missing).
         SEARCH_OPTIONS[0],
         SEARCH_OPTIONS[2],
         SEARCH_OPTIONS[3],
@@ -355,17 +355,13 @@ mod tests {
     #[test]
     fn every_search_option_is_documented_once() {
         let keys: Vec<&str> = INFO.options.iter().map(|o| o.key).collect();
-        // The exact endgame options are for the trick-taking games' solver.
-        for o in SEARCH_OPTIONS
-            .iter()
-            .filter(|o| !o.key.starts_with("endgame") && o.key != "leaf_solve")
-        {
+        // The card games' exact endgame and the inference over hidden cards do not apply to a
+        // perfect-information game.
+        let card_only =
+            |k: &str| k.starts_with("endgame") || k.starts_with("infer") || k == "leaf_solve";
+        for o in SEARCH_OPTIONS.iter().filter(|o| !card_only(o.key)) {
             assert_eq!(keys.iter().filter(|&&k| k == o.key).count(), 1, "{}", o.key);
         }
-        assert!(
-            !keys
-                .iter()
-                .any(|k| k.starts_with("endgame") || *k == "leaf_solve")
-        );
+        assert!(!keys.iter().any(|k| card_only(k)));
     }
 }
