@@ -10,6 +10,7 @@ pub mod asmacag;
 pub mod bisca;
 pub mod coinguess;
 pub mod hearts;
+pub mod pentago;
 pub mod portuguese;
 pub mod sueca;
 pub mod tricks;
@@ -19,6 +20,7 @@ pub use asmacag::Asmacag;
 pub use bisca::Bisca;
 pub use coinguess::CoinGuess;
 pub use hearts::Hearts;
+pub use pentago::Pentago;
 pub use sueca::Sueca;
 pub use tricks::Tricks;
 
@@ -83,6 +85,7 @@ pub fn all() -> Vec<GameInfo> {
         info::<Bisca>(),
         info::<Hearts>(),
         info::<Asmacag>(),
+        info::<Pentago>(),
     ]
 }
 
@@ -101,6 +104,7 @@ pub fn dispatch<V: GameVisitor>(spec: &Spec, visitor: V) -> Result<V::Output, Sp
         Sueca::NAME => visit_with::<Sueca, V>(spec, visitor),
         Bisca::NAME => visit_with::<Bisca, V>(spec, visitor),
         Asmacag::NAME => visit_with::<Asmacag, V>(spec, visitor),
+        Pentago::NAME => visit_with::<Pentago, V>(spec, visitor),
         other => Err(SpecError(format!(
             "unknown game '{other}' (known: {})",
             all().iter().map(|g| g.name).collect::<Vec<_>>().join(", ")

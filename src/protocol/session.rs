@@ -355,6 +355,10 @@ impl<G: GameDef> Session for GameSession<G> {
             let points: Vec<f64> = (0..n).map(|s| state.score(s)).collect();
             m.insert("points".into(), json!(points));
         }
+        // Board games: the position drawn for people (one string with newlines).
+        if let Some(picture) = state.picture() {
+            m.insert("board".into(), json!(picture));
+        }
         self.outcome(&mut m)?;
         if let Some(s) = seat {
             m.insert("seat".into(), json!(s));

@@ -14,7 +14,7 @@ use super::inference::{InferenceConfig, OPT_INFER, OPT_INFER_EPS};
 use super::nast::{MAX_N, Ngrams, Policy};
 use super::reward::RewardFn;
 use super::rollout::{Playout, Rollout};
-use super::tree::Tree;
+use super::tree::MAX_CAPACITY;
 
 /// Which search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -427,10 +427,10 @@ impl SearchConfig {
             None | Some("auto") => None,
             Some(_) => {
                 let n: u64 = spec.get("max_nodes", 0u64)?;
-                if n <= roots || n > Tree::<()>::MAX_CAPACITY as u64 {
+                if n <= roots || n > MAX_CAPACITY as u64 {
                     return Err(err(format!(
                         "max_nodes={n} must be above the number of roots ({roots}) and at most {}",
-                        Tree::<()>::MAX_CAPACITY
+                        MAX_CAPACITY
                     )));
                 }
                 Some(n as u32)

@@ -22,7 +22,8 @@
 use std::fmt;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
-use crate::game::{Game, MoveSet, Rng};
+use crate::game::{Game, MoveSet, Rng, TreeMove};
+use crate::mask::MoveMask;
 
 use super::reward::RewardFn;
 use super::rollout::{Rewards, unit_f64};
@@ -328,20 +329,6 @@ fn trick_position<G: Game>(state: &G) -> u8 {
         .map_or(0, |p| p.min(POSITIONS - 1) as u8)
 }
 
-/// The bit of `mv` in `moves` (a scan; for the rare moves whose bit the caller lacks).
-#[inline]
-pub(crate) fn bit_of<G: Game>(moves: &G::Moves, mv: G::Move) -> u32 {
-    let mut bits = moves.bits();
-    while bits != 0 {
-        let bit = bits.trailing_zeros();
-        if G::Moves::move_of_bit(bit) == mv {
-            return bit;
-        }
-        bits &= bits - 1;
-    }
-    unreachable!("a played move is among the legal moves")
-}
-
 /// Where an n-gram's statistics live, short of its last move: the seat that makes the move,
 /// the move's position in the trick (EPIC), and the `n − 1` moves before it ([`NONE`] past the
 /// start of the log or the episode), most recent first.
@@ -510,7 +497,13 @@ impl NgramStats {
     /// The statistics of the n-grams each legal move (`bits`, lowest first) would complete
     /// after `log` in `state`, written to `out`; returns how many.
     #[inline]
-    fn candidates<G: Game>(&self, state: &G, log: &MoveLog, bits: u64, out: &mut [Stat]) -> usize {
+    fn candidates<G: Game, K: MoveMask>(
+        &self,
+        state: &G,
+        log: &MoveLog,
+        bits: K,
+        out: &mut [Stat],
+    ) -> usize {
         let ctx = self.context(log, state.current_seat() as u8, trick_position(state));
         let base = if self.config.n <= 2 {
             self.dense_base(ctx)
@@ -519,9 +512,7 @@ impl NgramStats {
         };
         let mut k = 0;
         let mut rest = bits;
-        while rest != 0 {
-            let bit = rest.trailing_zeros();
-            rest &= rest - 1;
+        while let Some(bit) = rest.pop_lowest() {
             out[k] = self.get(ctx, base, bit as u8);
             k += 1;
         }
@@ -554,15 +545,15 @@ pub fn playout<G: Game>(state: &mut G, rng: &mut Rng, stats: &NgramStats, log: &
     while !state.is_terminal() {
         let moves = state.legal_moves();
         let bits = moves.bits();
-        let bit = if bits.is_power_of_two() {
-            bits.trailing_zeros()
+        let bit = if bits.count() == 1 {
+            bits.select(0)
         } else {
             let k = stats.candidates(state, log, bits, &mut found);
             let i = policy.choose(&found[..k], rng);
-            crate::cards::CardSet(bits).nth(i).index() as u32
+            bits.select(i as u32)
         };
         log.push(state, bit);
-        state.play(G::Moves::move_of_bit(bit));
+        state.play(G::Move::from_bit(bit));
     }
 }
 

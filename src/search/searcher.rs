@@ -1,6 +1,7 @@
 //! The [`Searcher`]: arenas, threads and the parallel mode, reused from one decision to the next.
 
-use crate::game::{Game, Rng};
+use crate::game::{Game, Rng, TreeMove};
+use crate::mask::MoveMask;
 
 use super::arena_size;
 use super::budget::{Budget, BudgetClock};
@@ -70,6 +71,9 @@ pub enum SearchError {
         /// The system's answer.
         message: String,
     },
+    /// NAST and EPIC tables have a row per move bit below 64.
+    #[error("playout=nast and playout=epic need a game with at most 64 distinct moves")]
+    NgramsTooWide,
 }
 
 /// Runs searches with one configuration, keeping its arenas and threads between decisions so
@@ -77,7 +81,7 @@ pub enum SearchError {
 ///
 /// Parallel searches run on the calling thread and a private rayon pool of the other threads,
 /// started once (see `parallel::Crew`).
-pub struct Searcher<M> {
+pub struct Searcher<M: TreeMove> {
     config: SearchConfig,
     trees: Vec<Tree<M>>,
     crew: Option<Crew>,
@@ -86,7 +90,7 @@ pub struct Searcher<M> {
     ngrams: Option<NgramStats>,
 }
 
-impl<M> std::fmt::Debug for Searcher<M> {
+impl<M: TreeMove> std::fmt::Debug for Searcher<M> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Searcher")
             .field("config", &self.config)
@@ -95,7 +99,7 @@ impl<M> std::fmt::Debug for Searcher<M> {
     }
 }
 
-impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
+impl<M: TreeMove + Eq + Send + Sync + 'static> Searcher<M> {
     /// Reserves small arenas (one per thread in root mode, else one; each search grows them to
     /// what its budget can use, see [`super::arena_size`]) and starts the threads.
     pub fn new(config: SearchConfig) -> Result<Searcher<M>, SearchError> {
@@ -117,6 +121,9 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
             Some(crew)
         };
         let ngrams = match config.rollout.playout {
+            Playout::Ngrams(_) if <M::Mask as MoveMask>::BITS > 64 => {
+                return Err(SearchError::NgramsTooWide);
+            }
             Playout::Ngrams(g) => Some(NgramStats::new(g)),
             _ => None,
         };
@@ -203,6 +210,19 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
         budget: &Budget,
         rng: &mut Rng,
     ) -> Result<SearchResult<M>, SearchError> {
+        self.run_seeded(worlds, budget, rng, |_| {})
+    }
+
+    /// [`Searcher::run`], with `seed` called on the freshly reset tree before the search starts
+    /// (to put back statistics kept from an earlier search: tree reuse). Only searches with one
+    /// tree are seeded; root parallelism's trees start empty.
+    pub fn run_seeded<G: Game<Move = M>, W: Worlds<G>>(
+        &mut self,
+        worlds: &W,
+        budget: &Budget,
+        rng: &mut Rng,
+        seed: impl FnOnce(&mut Tree<M>),
+    ) -> Result<SearchResult<M>, SearchError> {
         let budget = &Budget {
             iterations: Some(
                 budget
@@ -225,6 +245,9 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
             } else {
                 tree.reset(worlds.num_roots());
             }
+        }
+        if let [tree] = &mut self.trees[..] {
+            seed(tree);
         }
         let ucb = Ucb {
             c: self.config.c,
@@ -282,7 +305,7 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
 }
 
 /// Root children of every root of every tree, merged by move.
-fn root_stats<M: Copy + Eq>(trees: &[Tree<M>], availability: bool) -> Vec<ChildStat<M>> {
+fn root_stats<M: TreeMove + Eq>(trees: &[Tree<M>], availability: bool) -> Vec<ChildStat<M>> {
     // One allocation, sized for the worst case of no move in common between roots.
     let children: usize = trees
         .iter()

@@ -8,10 +8,11 @@
 //! into the best one. Playouts happen outside the walker, so leaf parallelism can run several
 //! per walk.
 
-use crate::cards::{CardSet, random_below};
-use crate::game::{Game, MoveSet, Rng};
+use crate::cards::random_below;
+use crate::game::{Game, MoveSet, Rng, TreeMove};
+use crate::mask::MoveMask;
 
-use super::nast::{MoveLog, bit_of};
+use super::nast::MoveLog;
 use super::rollout::Rewards;
 use super::tree::{Access, Entry, NodeId, Slots, TreeRef};
 use super::worlds::Worlds;
@@ -117,7 +118,7 @@ impl Best {
 
     /// Keeps the better score; of equal scores, the child made last.
     #[inline]
-    fn offer<M: Copy + PartialEq, A: Access>(&mut self, tree: TreeRef<'_, M, A>, new: Best) {
+    fn offer<M: TreeMove + PartialEq, A: Access>(&mut self, tree: TreeRef<'_, M, A>, new: Best) {
         let (mine, theirs) = (new.num * self.den, self.num * new.den);
         // A branch, not a select: the best child is usually found early and rarely beaten, and
         // a select would chain every comparison to the one before (measured slower).
@@ -129,7 +130,11 @@ impl Best {
 
 /// True when sibling `a` was made after sibling `b`.
 #[inline]
-fn younger<M: Copy + PartialEq, A: Access>(tree: TreeRef<'_, M, A>, a: NodeId, b: NodeId) -> bool {
+fn younger<M: TreeMove + PartialEq, A: Access>(
+    tree: TreeRef<'_, M, A>,
+    a: NodeId,
+    b: NodeId,
+) -> bool {
     tree.node(a).birth() > tree.node(b).birth()
 }
 
@@ -175,7 +180,7 @@ impl Walker {
 
     /// Adds the root passes this walker still holds to `root`'s availability; a tree-parallel
     /// thread calls it once its last iteration is backed up.
-    pub(crate) fn flush_root_passes<M: Copy + PartialEq, A: Access>(
+    pub(crate) fn flush_root_passes<M: TreeMove + PartialEq, A: Access>(
         &mut self,
         tree: TreeRef<'_, M, A>,
     ) {
@@ -223,7 +228,7 @@ impl Walker {
                 // random, like the hidden cards of the determinization.
                 let mv = moves.random(rng);
                 if self.logging {
-                    self.note(state, bit_of::<G>(&moves, mv));
+                    self.note(state, mv.bit());
                 }
                 state.play(mv);
                 continue;
@@ -238,17 +243,16 @@ impl Walker {
             let possible = worlds.possible_moves(state, &moves).bits();
             let block = tree.block_of(here, possible);
             let possible = block.map_or(possible, |b| b.possible());
-            debug_assert_eq!(
-                legal & !possible,
-                0,
+            debug_assert!(
+                legal.and_not(possible).is_empty(),
                 "a legal move outside possible_moves: {state:?}"
             );
-            let untried = legal & !tried & possible;
-            if untried != 0 {
+            let untried = legal.and_not(tried).and(possible);
+            if !untried.is_empty() {
                 // Uniformly among the untried legal moves.
-                let k = random_below(rng, untried.count_ones());
-                let bit = CardSet(untried).nth(k as usize).index() as u32;
-                let mv = G::Moves::move_of_bit(bit);
+                let k = random_below(rng, untried.count());
+                let bit = untried.select(k);
+                let mv = G::Move::from_bit(bit);
                 let seat = state.current_seat();
                 let child = tree.expand(node, mv, bit, seat, entry, possible, &mut self.slots);
                 tree.unlock(node);
@@ -259,8 +263,8 @@ impl Walker {
                 }
                 return;
             }
-            let compat = legal & tried;
-            let Some(block) = block.filter(|_| compat != 0) else {
+            let compat = legal.and(tried);
+            let Some(block) = block.filter(|_| !compat.is_empty()) else {
                 // Only legal moves the node has no slot for (a game's possible_moves missed
                 // them, which debug builds catch above): play out from here.
                 tree.unlock(node);
@@ -288,10 +292,8 @@ impl Walker {
             // first.
             let mut unvisited = Best::NONE;
             let mut bits = compat;
-            while bits != 0 {
-                let bit = bits.trailing_zeros();
+            while let Some(bit) = bits.pop_lowest() {
                 let id = block.child(bit);
-                bits &= bits - 1;
                 let child = tree.node(id);
                 // Availability counts this pass (at a root, through the root's counter below).
                 let avail = match (W::AVAILABILITY, at_root) {
@@ -341,7 +343,7 @@ impl Walker {
             tree.enter(best.id, entry);
             // The move from its bit: playing it need not wait for the child's links to load.
             self.note(state, best.bit);
-            state.play(G::Moves::move_of_bit(best.bit));
+            state.play(G::Move::from_bit(best.bit));
             self.path.push(best.id);
             node = best.id;
         }
@@ -352,7 +354,7 @@ impl Walker {
     /// `AVAIL` searches leave the root's visit count alone: nothing reads it (availability
     /// replaces it), and it is the one counter every thread of a shared tree would write.
     #[inline]
-    pub(crate) fn backup<M: Copy + PartialEq, A: Access, const AVAIL: bool>(
+    pub(crate) fn backup<M: TreeMove + PartialEq, A: Access, const AVAIL: bool>(
         &self,
         tree: TreeRef<'_, M, A>,
         visits: u32,

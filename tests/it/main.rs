@@ -9,6 +9,7 @@ mod information_sets;
 mod match_harness;
 mod nast;
 mod parsers;
+mod pentago;
 mod playout_policies;
 mod protocol;
 mod protocol_doc;

@@ -2,8 +2,9 @@
 //! moves with them, and the statistics count every move of every iteration, the tree part
 //! included.
 
-use cardsearch::game::{Game, MoveSet, View, rng_from_seed};
+use cardsearch::game::{Game, MoveSet, TreeMove, View, rng_from_seed};
 use cardsearch::games::{self, GameDef, GameVisitor, Sueca};
+use cardsearch::mask::MoveMask;
 use cardsearch::search::{Algorithm, SearchConfig, Searcher, ismcts};
 use cardsearch::{Budget, Spec, agents};
 
@@ -23,7 +24,14 @@ impl GameVisitor for EverySpec {
     type Output = ();
 
     fn visit<G: GameDef>(self, config: G::Config) {
-        if !<G::Moves as MoveSet<G::Move>>::BIT_INDEXED {
+        if <<G::Move as TreeMove>::Mask as MoveMask>::BITS > 64 {
+            // Refused: the n-gram tables have a row per move bit below 64.
+            let spec = SPECS[0].parse::<Spec>().unwrap();
+            let Err(e) = agents::build::<G>(&spec) else {
+                panic!("{}: a NAST search on a game wider than 64 moves", G::NAME);
+            };
+            let e = e.to_string();
+            assert!(e.contains("at most 64 distinct moves"), "{}: {e}", G::NAME);
             return;
         }
         let mut rng = rng_from_seed(5);
