@@ -61,6 +61,7 @@ pub const INFO: AgentInfo = AgentInfo {
         SEARCH_OPTIONS[8],
         SEARCH_OPTIONS[9],
         SEARCH_OPTIONS[10],
+        SEARCH_OPTIONS[11],
         OptionDoc {
             key: "lookahead",
             default: "3",
