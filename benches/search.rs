@@ -1,7 +1,7 @@
 //! Search throughput: iterations per second of 10,000-iteration searches at every bench position
 //! of each game (`benches/positions.jsonl`: the opening, after 3 and 6 tricks and two tricks from
-//! the end, for a few deals), for every algorithm, and SO-ISMCTS in every parallel mode on 1 and
-//! 2 threads.
+//! the end, for a few deals), for every algorithm, SO-ISMCTS in every parallel mode on 1 and
+//! 2 threads, and SO-ISMCTS with NAST and EPIC playouts.
 //!
 //! Each (game, agent) is a criterion group `search/<game>/<agent>` with one benchmark per
 //! position; `python3 scripts/criterion_medians.py` prints the median over positions of each
@@ -34,6 +34,17 @@ fn specs() -> Vec<String> {
             out.push(format!("ismcts:parallel={mode},threads={threads}"));
         }
     }
+    // NAST (n=2, each policy) and EPIC playouts (issue 11: at least 60% of plain ISMCTS).
+    for playout in [
+        "nast",
+        "nast,policy=egreedy",
+        "nast,policy=roulette",
+        "nast,policy=ucb1",
+        "epic",
+    ] {
+        out.push(format!("ismcts:playout={playout}"));
+    }
+    out.push("ismcts:playout=nast,parallel=tree,threads=2".to_string());
     // Virtual loss off, against the default of 1 above.
     for mode in ["tree", "tree-locked"] {
         out.push(format!("ismcts:parallel={mode},threads=2,virtual_loss=0"));

@@ -94,7 +94,8 @@ fn hybrid_decision(c: &mut Criterion) {
         cards: Cards::Thesis,
         ..EndgameConfig::default()
     };
-    let mut solver = Solver::new(Solver::DEFAULT_TABLE_BITS);
+    // Made once, as an agent keeps it between decisions.
+    let mut solver = Some(Solver::new(Solver::DEFAULT_TABLE_BITS));
     let mut decide = |g: &Sueca| {
         let view = View::new(g, g.current_seat());
         let sampler = view.deal_sampler().unwrap();

@@ -103,15 +103,28 @@ class Engine:
 
 
 def instructions(binary, position, agent, iterations, seed):
-    """Instructions executed by one engine process that searches `position` once."""
-    text = "".join(json.dumps(r) + "\n" for r in requests(position, agent, iterations, seed))
-    run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-                          binary, "engine"], input=text + '{"cmd":"quit"}\n', text=True,
-                         capture_output=True, check=True)
-    for line in run.stderr.splitlines():
+    """Instructions executed by one engine process that searches `position` once.
+
+    Requests go one reply at a time: the engine stops a running `go` as soon as it reads `quit`,
+    so piping every request at once would time a search stopped at once."""
+    proc = subprocess.Popen(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                             binary, "engine"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    for request in requests(position, agent, iterations, seed):
+        proc.stdin.write(json.dumps(request) + "\n")
+        proc.stdin.flush()
+        reply = json.loads(proc.stdout.readline())
+        if "error" in reply:
+            raise RuntimeError(f"{request}: {reply['error']}")
+    if reply.get("iterations") != iterations:
+        raise RuntimeError(f"searched {reply.get('iterations')} iterations, not {iterations}")
+    proc.stdin.write('{"cmd":"quit"}\n')
+    proc.stdin.flush()
+    _, err = proc.communicate()
+    for line in err.splitlines():
         if "Collected :" in line:
             return int(line.split(":")[-1])
-    raise RuntimeError("no callgrind total in: " + run.stderr[-500:])
+    raise RuntimeError("no callgrind total in: " + err[-500:])
 
 
 def main():

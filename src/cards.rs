@@ -510,7 +510,7 @@ pub fn random_below<R: rand::Rng + ?Sized>(rng: &mut R, n: u32) -> u32 {
 /// (BMI2's `pdep` would do it in one instruction, but it is microcoded and slow on AMD Zen 1
 /// and 2, and not in the x86-64-v2 baseline.)
 #[inline]
-fn select_bit(x: u64, k: u32) -> u32 {
+pub(crate) fn select_bit(x: u64, k: u32) -> u32 {
     debug_assert!(k < x.count_ones());
     let (mut x, mut k, mut base) = (x, k, 0);
     for width in [32, 16, 8] {

@@ -15,6 +15,7 @@ use std::marker::PhantomData;
 use rand::Rng as _;
 
 use crate::cards::{Card, CardSet};
+use crate::mask::MoveMask;
 
 /// The random generator used everywhere: fast, seedable, reproducible across platforms.
 pub type Rng = rand_xoshiro::Xoshiro256PlusPlus;
@@ -25,12 +26,23 @@ pub type Seat = usize;
 /// The largest number of seats any game has.
 pub const MAX_SEATS: usize = 4;
 
-/// A set of legal moves: a 64-bit mask underneath.
+/// A move with a bit of its own in its game's [`MoveMask`]s: search trees keep a node's
+/// children by these bits, so "untried legal moves" is one AND-NOT.
+pub trait TreeMove: Copy {
+    /// The mask type of the game's move sets: `u64` for games with at most 64 distinct moves,
+    /// [`crate::mask::Wide`] for up to 256.
+    type Mask: MoveMask;
+    /// The move's bit, below `Mask::BITS`, distinct for distinct moves.
+    fn bit(self) -> u32;
+    /// The move whose bit is `bit`.
+    fn from_bit(bit: u32) -> Self;
+}
+
+/// A set of legal moves: a [`MoveMask`] underneath (64 bits in card games).
 ///
 /// Card games use [`CardSet`]; games with other moves use [`MoveBits`] or their own bit set.
-/// Search trees keep each node's children by move bit ([`MoveSet::bits`]), so "untried legal
-/// moves" is one AND-NOT: every move of a game needs a bit below 64.
-pub trait MoveSet<M: Copy>: Clone + Send {
+/// Search trees keep each node's children by move bit ([`MoveSet::bits`]).
+pub trait MoveSet<M: TreeMove>: Clone + Send {
     /// Number of moves.
     fn len(&self) -> usize;
     /// True when there is no move.
@@ -47,18 +59,12 @@ pub trait MoveSet<M: Copy>: Clone + Send {
     }
     /// Calls `f` for each move in order.
     fn for_each(&self, f: impl FnMut(M));
-    /// False for games with more than 64 distinct moves (ASMACAG's card-on-card actions), whose
-    /// sets have no 64-bit mask: the search tree indexes children by these masks, so tree
-    /// searches refuse such games (the turn planners do not need the masks).
-    const BIT_INDEXED: bool = true;
-    /// The set as a mask, one bit per move; [`MoveSet::nth`] counts the set bits from the
-    /// lowest. Only called when [`MoveSet::BIT_INDEXED`].
-    fn bits(&self) -> u64;
-    /// The set of the moves whose bits are set in `bits`.
-    fn from_bits(bits: u64) -> Self;
+    /// The set as a mask, bit [`TreeMove::bit`] per move.
+    fn bits(&self) -> M::Mask;
     /// The move whose bit is `bit`.
+    #[inline]
     fn move_of_bit(bit: u32) -> M {
-        Self::from_bits(1 << bit).nth(0)
+        M::from_bit(bit)
     }
     /// The moves as a vector (for reports and tests, not for hot loops).
     fn to_vec(&self) -> Vec<M> {
@@ -93,12 +99,16 @@ impl MoveSet<Card> for CardSet {
     fn bits(&self) -> u64 {
         self.0
     }
+}
+
+impl TreeMove for Card {
+    type Mask = u64;
     #[inline]
-    fn from_bits(bits: u64) -> CardSet {
-        CardSet(bits)
+    fn bit(self) -> u32 {
+        self.index() as u32
     }
     #[inline]
-    fn move_of_bit(bit: u32) -> Card {
+    fn from_bit(bit: u32) -> Card {
         CardSet(1 << bit).lowest()
     }
 }
@@ -161,9 +171,17 @@ impl<M: IndexedMove + Send> MoveSet<M> for MoveBits<M> {
     fn bits(&self) -> u64 {
         self.0
     }
+}
+
+impl<M: IndexedMove> TreeMove for M {
+    type Mask = u64;
     #[inline]
-    fn from_bits(bits: u64) -> MoveBits<M> {
-        MoveBits(bits, PhantomData)
+    fn bit(self) -> u32 {
+        self.index()
+    }
+    #[inline]
+    fn from_bit(bit: u32) -> M {
+        M::from_index(bit)
     }
 }
 
@@ -244,7 +262,7 @@ impl Draws {
 
     /// A uniformly random member of a non-empty move set.
     #[inline]
-    pub fn pick<M: Copy, S: MoveSet<M>>(&mut self, rng: &mut Rng, moves: &S) -> M {
+    pub fn pick<M: TreeMove, S: MoveSet<M>>(&mut self, rng: &mut Rng, moves: &S) -> M {
         moves.nth(self.below(rng, moves.len() as u32) as usize)
     }
 }
@@ -337,7 +355,7 @@ pub fn playout_by_moves<G: Game>(state: &mut G, rng: &mut Rng) {
 /// A game state. Cheap to clone (no heap in card games), safe to share between threads.
 pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// One move (one action in multi-action games).
-    type Move: Copy + Eq + Hash + Debug + Display + Send + Sync + 'static;
+    type Move: TreeMove + Eq + Hash + Debug + Display + Send + Sync + 'static;
     /// The set type of legal moves.
     type Moves: MoveSet<Self::Move>;
 
@@ -412,6 +430,11 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn tricks_completed(&self) -> Option<u32> {
         None
     }
+    /// How many cards of the current trick were played before the next move, for trick-taking
+    /// games (EPIC rollouts group n-grams by it); `None` for games without tricks.
+    fn trick_position(&self) -> Option<usize> {
+        None
+    }
     /// What `seat` observes of the move the seat to move makes next: the move itself (true), or
     /// only that a move was made (false). Most moves are seen by everyone; a seat that cannot
     /// see one (another seat's Hearts pass, the hidden hand of `secret`) gets that one token, so
@@ -424,6 +447,11 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// The exact solver of this game's perfect-information positions
     /// ([`crate::solver`]), if it has one; `None` (the default) for games without.
     fn exact() -> Option<&'static dyn crate::solver::Endgame<Self>> {
+        None
+    }
+    /// The position drawn for people (a board game's grid), shown by replays and the engine's
+    /// `state`; `None` for games whose deal notation already reads well.
+    fn picture(&self) -> Option<String> {
         None
     }
 }
@@ -505,6 +533,12 @@ pub trait InfoSet<G: Game>: Clone + std::fmt::Debug + PartialEq + Send + Sync {
 
 /// A game whose seats may not see everything.
 pub trait HiddenInfo: Game {
+    /// True for games with nothing hidden from anyone (Pentago-Swap), known without a state: a
+    /// search agent's label (it reads no hidden card) is decided before it sees one. Such a game
+    /// sets this and uses [`PerfectInformation`] as its information set; search agents then run
+    /// plain UCT on the one world, the state itself.
+    const PERFECT_INFORMATION: bool = false;
+
     /// What one seat knows.
     type InfoSet: InfoSet<Self>;
 
@@ -513,7 +547,7 @@ pub trait HiddenInfo: Game {
 
     /// True when no seat ever lacks information (every search then has one world).
     fn is_perfect_information(&self) -> bool {
-        false
+        Self::PERFECT_INFORMATION
     }
 
     /// A sampler of the states `observer` cannot tell apart from this one.

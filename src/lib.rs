@@ -22,6 +22,7 @@ pub mod game;
 pub mod games;
 pub mod harness;
 pub mod limits;
+pub mod mask;
 pub mod protocol;
 pub mod search;
 pub mod solver;

@@ -12,6 +12,7 @@ use crate::spec::{OptionDoc, Spec, SpecError};
 pub mod evolution;
 pub mod ntboe;
 pub mod osla;
+pub mod pentago;
 pub mod random;
 pub mod search;
 pub mod turn;
@@ -116,6 +117,8 @@ pub fn all() -> Vec<AgentInfo> {
         turn_mcts::INFO,
         evolution::INFO,
         ntboe::INFO,
+        pentago::INFOS[0],
+        pentago::INFOS[1],
     ]
 }
 
@@ -137,6 +140,7 @@ pub fn build<G: HiddenInfo>(spec: &Spec) -> Result<Box<dyn Agent<G>>, SpecError>
         "turn-mcts" => turn_mcts::build(spec)?,
         "oe" => evolution::build(spec)?,
         "ntboe" => ntboe::build(spec)?,
+        name if pentago::is_pentago_agent(name) => pentago::build::<G>(spec)?,
         other => {
             return Err(SpecError(format!(
                 "unknown agent '{other}' (known: {})",

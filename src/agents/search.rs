@@ -5,6 +5,7 @@ use std::time::Instant;
 use super::{Agent, AgentError, AgentInfo, Decision};
 use crate::game::{HiddenInfo, MoveSet, PerfectInformation, Rng, Seat, View};
 use crate::search::config::{MO_ISMCTS_OPTIONS, PIMC_OPTIONS, SEARCH_OPTIONS};
+use crate::search::worlds::Fixed;
 use crate::search::{
     Algorithm, Budget, Sampled, SearchConfig, SearchError, SearchResult, Searcher, Worlds,
     inference, ismcts, pimc, uct,
@@ -71,12 +72,6 @@ impl<G: HiddenInfo> SearchAgent<G> {
             Algorithm::Uct => UCT_INFO.name,
             Algorithm::Pimc { .. } => PIMC_INFO.name,
         };
-        if !<G::Moves as MoveSet<G::Move>>::BIT_INDEXED {
-            return Err(SpecError(format!(
-                "{name}: this game has more than 64 distinct moves, which the search tree's \
-                 child masks cannot index; its turn planners (osla, turn-mcts, oe, ntboe) play it"
-            )));
-        }
         let err = |msg: String| SpecError(format!("{name}: {msg}"));
         let endgame = config.endgame;
         let mut hybrid = false;
@@ -121,7 +116,8 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
     }
 
     fn is_cheating(&self) -> bool {
-        self.searcher.config().algorithm == Algorithm::Uct
+        // Reading the true state of a game with nothing hidden is not cheating.
+        self.searcher.config().algorithm == Algorithm::Uct && !G::PERFECT_INFORMATION
     }
 
     fn release_memory(&mut self) {
@@ -140,7 +136,7 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
         rng: &mut Rng,
     ) -> Result<Decision<G::Move>, AgentError> {
         let start = Instant::now();
-        if self.config().algorithm == Algorithm::Uct && view.true_state_cheating().is_none() {
+        if Agent::<G>::is_cheating(self) && view.true_state_cheating().is_none() {
             return Err(AgentError::NeedsTrueState(Agent::<G>::spec(self)));
         }
         let legal = view.legal_moves();
@@ -152,6 +148,13 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
         // The spec's own budget replaces the caller's limits; the caller's stop signal stays.
         let budget = budget.replaced_by(config.budget.as_ref());
         let (algorithm, endgame) = (config.algorithm, config.endgame);
+        // With nothing hidden there is one world, the state itself: ISMCTS and PIMC are UCT on
+        // it, and UCT reads nothing hidden.
+        let algorithm = if G::PERFECT_INFORMATION {
+            Algorithm::Uct
+        } else {
+            algorithm
+        };
         // ISMCTS and the hybrid share the decision's sampler (PIMC draws its own worlds).
         let needs_sampler = match algorithm {
             Algorithm::Ismcts | Algorithm::MoIsmcts => true,
@@ -206,8 +209,12 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
                 }
             }
             Algorithm::Uct => {
-                let worlds = uct::worlds_cheating(&view)
-                    .ok_or_else(|| AgentError::NeedsTrueState(Agent::<G>::spec(self)))?;
+                let worlds = if G::PERFECT_INFORMATION {
+                    Fixed(vec![view.determinize(rng)?])
+                } else {
+                    uct::worlds_cheating(&view)
+                        .ok_or_else(|| AgentError::NeedsTrueState(Agent::<G>::spec(self)))?
+                };
                 self.searcher.run(&worlds, &budget.charged_from(start), rng)
             }
             Algorithm::Pimc { dets, .. } => {

@@ -20,7 +20,7 @@ use std::time::Instant;
 use parking_lot::Mutex;
 
 use super::{AgentError, ChildStat, Decision};
-use crate::game::{Game, HiddenInfo, MoveSet, Rng, Seat, View, rng_from_seed};
+use crate::game::{Game, HiddenInfo, MoveSet, Rng, Seat, TreeMove, View, rng_from_seed};
 use crate::limits;
 use crate::search::config::{budget_from_spec, budget_text, exploration_from_spec};
 use crate::search::{Budget, BudgetClock, Crew, seeds};
@@ -503,7 +503,7 @@ pub fn rebuild<G: Game>(
 
 /// A uniformly random move of `moves` other than `not`, if there is another.
 #[inline]
-pub fn random_other<M: Copy + PartialEq, S: MoveSet<M>>(
+pub fn random_other<M: TreeMove + PartialEq, S: MoveSet<M>>(
     moves: &S,
     not: Option<M>,
     rng: &mut Rng,

@@ -19,7 +19,7 @@ use super::turn::{
 };
 use super::{Agent, AgentInfo, ChildStat};
 use crate::cards::random_below;
-use crate::game::{Game, HiddenInfo, MoveSet, Rng, Seat};
+use crate::game::{Game, HiddenInfo, MoveSet, Rng, Seat, TreeMove};
 use crate::search::BudgetClock;
 use crate::spec::{OptionDoc, Spec, SpecError};
 
@@ -108,7 +108,10 @@ impl<M: Copy + PartialEq> TurnMcts<M> {
 
     /// Adds every legal action of `state` as a child of `node`, in a random order (so that
     /// "the first unvisited child" is a uniformly random one). False when the arena is full.
-    fn expand<G: Game<Move = M>>(&mut self, node: u32, state: &G, rng: &mut Rng) -> bool {
+    fn expand<G: Game<Move = M>>(&mut self, node: u32, state: &G, rng: &mut Rng) -> bool
+    where
+        M: TreeMove,
+    {
         let moves = state.legal_moves();
         let first = self.nodes.len();
         if first + moves.len() > self.max_nodes as usize {

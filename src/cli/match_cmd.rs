@@ -86,22 +86,29 @@ impl GameVisitor for MatchVisitor<'_> {
 pub fn run(args: &MatchArgs) -> Result<(), String> {
     let mut cfg = args.config()?;
     cfg.stop = Some(super::interrupt_signal());
-    // An agent's own `iterations=` or `time_ms=` replaces the match budget for that agent.
-    let own_budget = |spec: &Spec| spec.has("iterations") || spec.has("time_ms");
-    let budget = match (own_budget(&cfg.a), own_budget(&cfg.b)) {
-        (true, true) => "each agent's own budget".to_string(),
-        (true, false) => format!("B {} per move, A its own budget", cfg.budget.describe()),
-        (false, true) => format!("A {} per move, B its own budget", cfg.budget.describe()),
-        (false, false) => format!("{} per move", cfg.budget.describe()),
-    };
-    let header = format!(
-        "{}: A = {} vs B = {}, {} deals, {budget}, seed {}",
-        cfg.game, cfg.a, cfg.b, cfg.deals, cfg.seed
+    let (a, b, deals, seed, match_budget) = (
+        cfg.a.to_string(),
+        cfg.b.to_string(),
+        cfg.deals,
+        cfg.seed,
+        cfg.budget.describe(),
     );
     let game = cfg.game.clone();
     let report =
         games::dispatch(&game, MatchVisitor { args, cfg }).map_err(|e| e.to_string())??;
-    println!("{header}");
+    // An agent's own `iterations=` or `time_ms=` replaces the match budget for that agent; its
+    // full spec says so also when the budget is a default of the agent's (pentago-student).
+    let own_budget = |full: &str| {
+        full.parse::<Spec>()
+            .is_ok_and(|s| s.has("iterations") || s.has("time_ms"))
+    };
+    let budget = match (own_budget(&report.a.spec), own_budget(&report.b.spec)) {
+        (true, true) => "each agent's own budget".to_string(),
+        (true, false) => format!("B {match_budget} per move, A its own budget"),
+        (false, true) => format!("A {match_budget} per move, B its own budget"),
+        (false, false) => format!("{match_budget} per move"),
+    };
+    println!("{game}: A = {a} vs B = {b}, {deals} deals, {budget}, seed {seed}");
     print!("{}", format_report(&report));
     args.series.write_summary(&report)
 }

@@ -61,6 +61,7 @@ pub fn run(args: &ReplayArgs) -> Result<(), String> {
         r.budget
     );
     println!("  deal: {}", r.deal);
+    print_picture(replayed.start_picture.as_deref());
     for (seat, side) in r.seats.iter().enumerate() {
         println!(
             "  seat {seat}: {} (agent seed {})",
@@ -90,6 +91,7 @@ pub fn run(args: &ReplayArgs) -> Result<(), String> {
             }
         }
         tricks_before = tricks;
+        print_picture(replayed.pictures_after[i].as_deref());
     }
     let list = |v: &[f64]| {
         v.iter()
@@ -110,6 +112,13 @@ pub fn run(args: &ReplayArgs) -> Result<(), String> {
         rerun(args, r, ply, format)?;
     }
     Ok(())
+}
+
+/// A board game's position, indented under the move list.
+fn print_picture(picture: Option<&str>) {
+    for line in picture.into_iter().flat_map(str::lines) {
+        println!("        {line}");
+    }
 }
 
 /// The tree file's format from its name: `dot` or `json`.

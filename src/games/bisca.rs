@@ -48,7 +48,7 @@ use std::hint::select_unpredictable;
 
 use crate::cards::{Card, CardList, CardSet, Suit, random_below};
 use crate::deal::MAX_HOLDERS;
-use crate::game::{DealError, Draws, Game, HiddenInfo, MoveSet, Rng, Seat};
+use crate::game::{DealError, Draws, Game, HiddenInfo, MoveSet, Rng, Seat, TreeMove};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 use super::GameDef;
@@ -168,9 +168,17 @@ impl MoveSet<BiscaMove> for BiscaMoves {
     fn bits(&self) -> u64 {
         self.0
     }
+}
+
+impl TreeMove for BiscaMove {
+    type Mask = u64;
     #[inline]
-    fn from_bits(bits: u64) -> BiscaMoves {
-        BiscaMoves(bits)
+    fn bit(self) -> u32 {
+        self.0 as u32
+    }
+    #[inline]
+    fn from_bit(bit: u32) -> BiscaMove {
+        BiscaMove(bit as u8)
     }
 }
 
@@ -627,6 +635,10 @@ impl Game for Bisca {
 
     fn tricks_completed(&self) -> Option<u32> {
         Some(self.tricks_won(0) + self.tricks_won(1))
+    }
+
+    fn trick_position(&self) -> Option<usize> {
+        Some(usize::from(self.lead.is_some()))
     }
 
     fn heuristic_move(&self, rng: &mut Rng) -> BiscaMove {

@@ -695,6 +695,10 @@ impl Game for Hearts {
         Some(self.tricks_played() as u32)
     }
 
+    fn trick_position(&self) -> Option<usize> {
+        Some(usize::from(self.in_trick))
+    }
+
     /// Passes are seen only by the passer (the receiver sees the cards when they arrive).
     fn next_move_seen_by(&self, seat: Seat) -> bool {
         !self.is_passing() || seat == self.current_seat()

@@ -10,6 +10,7 @@ pub mod asmacag;
 pub mod bisca;
 pub mod coinguess;
 pub mod hearts;
+pub mod pentago;
 pub mod portuguese;
 pub mod secret;
 pub mod sueca;
@@ -20,6 +21,7 @@ pub use asmacag::Asmacag;
 pub use bisca::Bisca;
 pub use coinguess::CoinGuess;
 pub use hearts::Hearts;
+pub use pentago::Pentago;
 pub use secret::Secret;
 pub use sueca::Sueca;
 pub use tricks::Tricks;
@@ -86,6 +88,7 @@ pub fn all() -> Vec<GameInfo> {
         info::<Hearts>(),
         info::<Asmacag>(),
         info::<Secret>(),
+        info::<Pentago>(),
     ]
 }
 
@@ -105,6 +108,7 @@ pub fn dispatch<V: GameVisitor>(spec: &Spec, visitor: V) -> Result<V::Output, Sp
         Bisca::NAME => visit_with::<Bisca, V>(spec, visitor),
         Asmacag::NAME => visit_with::<Asmacag, V>(spec, visitor),
         Secret::NAME => visit_with::<Secret, V>(spec, visitor),
+        Pentago::NAME => visit_with::<Pentago, V>(spec, visitor),
         other => Err(SpecError(format!(
             "unknown game '{other}' (known: {})",
             all().iter().map(|g| g.name).collect::<Vec<_>>().join(", ")

@@ -428,6 +428,10 @@ impl Game for Sueca {
         Some(self.tricks_won(0) + self.tricks_won(1))
     }
 
+    fn trick_position(&self) -> Option<usize> {
+        Some(self.trick.len())
+    }
+
     fn heuristic_move(&self, rng: &mut Rng) -> Card {
         pt::heuristic_card(
             self.legal_moves(),

@@ -190,6 +190,10 @@ impl Game for Tricks {
         Some((self.tricks_won[0] + self.tricks_won[1]) as u32)
     }
 
+    fn trick_position(&self) -> Option<usize> {
+        Some(usize::from(self.lead.is_some()))
+    }
+
     fn parse_move(&self, text: &str) -> Result<Card, String> {
         let card: Card = text.parse().map_err(|e| format!("{e}"))?;
         if !DECK.contains(card) {

@@ -400,6 +400,10 @@ pub struct Replayed {
     pub plies: Vec<(usize, String, u64, u64)>,
     /// For trick-taking games, the number of tricks completed after each ply.
     pub tricks_after: Vec<Option<u32>>,
+    /// For board games, the starting position drawn (`Game::picture`).
+    pub start_picture: Option<String>,
+    /// For board games, the position drawn after each ply.
+    pub pictures_after: Vec<Option<String>>,
     /// Rewards of the replayed final state.
     pub rewards: Vec<f64>,
     /// Raw points of the replayed final state.
@@ -442,6 +446,8 @@ impl GameVisitor for ReplayVisitor<'_> {
         }
         let mut plies = Vec::with_capacity(r.moves.len());
         let mut tricks_after = Vec::with_capacity(r.moves.len());
+        let mut pictures_after = Vec::with_capacity(r.moves.len());
+        let start_picture = state.picture();
         for (i, m) in r.moves.iter().enumerate() {
             if state.is_terminal() {
                 return Err(format!(
@@ -468,6 +474,7 @@ impl GameVisitor for ReplayVisitor<'_> {
             state.play(mv);
             plies.push((seat, mv.to_string(), m.iterations, m.micros));
             tricks_after.push(state.tricks_completed());
+            pictures_after.push(state.picture());
         }
         if !state.is_terminal() {
             return Err(format!(
@@ -479,6 +486,8 @@ impl GameVisitor for ReplayVisitor<'_> {
         let out = Replayed {
             plies,
             tricks_after,
+            start_picture,
+            pictures_after,
             rewards: (0..n).map(|s| state.reward(s)).collect(),
             scores: (0..n).map(|s| state.score(s)).collect(),
             units: (0..n).map(|s| state.match_units(s)).collect(),
@@ -702,7 +711,13 @@ impl GameVisitor for RerunVisitor<'_> {
                         // decision's search).
                         tree: (d.iterations > 0)
                             .then(|| {
-                                export_tree::<G>(agent.as_ref(), self.depth, spec.name == "ismcts")
+                                export_tree::<G>(
+                                    agent.as_ref(),
+                                    self.depth,
+                                    // ISMCTS counts availability, except where nothing is
+                                    // hidden (then it searches as UCT).
+                                    spec.name == "ismcts" && !G::PERFECT_INFORMATION,
+                                )
                             })
                             .flatten(),
                     });
@@ -724,7 +739,7 @@ fn export_tree<G: GameDef>(
     availability: bool,
 ) -> Option<TreeExport> {
     use crate::search::{NodeId, Tree};
-    fn node<M: Copy + fmt::Display>(
+    fn node<M: crate::game::TreeMove + fmt::Display>(
         tree: &Tree<M>,
         id: NodeId,
         parent: Option<NodeId>,

@@ -50,9 +50,9 @@ enum Table<G: GameDef> {
 pub struct GameSession<G: GameDef> {
     spec: String,
     table: Table<G>,
-    history: Vec<(Seat, String)>,
-    /// The same moves for agents: who moved, the move where known, and the seats that saw it
-    /// (one bit per seat), from which each seat's own record is made (inference reads it).
+    /// The moves so far: who moved, the move where known (`None`: another seat's unseen move in
+    /// view mode), and the seats that saw it (one bit per seat), from which each seat's own
+    /// record is made for agents (inference reads it) and `state` prints the history.
     seen: Vec<(Seat, Option<G::Move>, u8)>,
     /// Seeds of `go` requests that do not give one.
     rng: Rng,
@@ -75,7 +75,6 @@ impl<G: GameDef> GameSession<G> {
         GameSession {
             spec,
             table,
-            history: Vec::new(),
             seen: Vec::new(),
             rng: rng_from_seed(seed ^ 0x5EED_0F60),
             agent: None,
@@ -258,7 +257,6 @@ impl<G: GameDef> Session for GameSession<G> {
                 }
                 let saw = seats_seeing_next_move(state);
                 state.play(mv);
-                self.history.push((seat, mv.to_string()));
                 self.seen.push((seat, Some(mv), saw));
             }
             Table::View(info) => {
@@ -296,8 +294,6 @@ impl<G: GameDef> Session for GameSession<G> {
                         "{text} by seat {seat} is not consistent with what seat {v} has seen: {why}"
                     )
                 })?;
-                self.history
-                    .push((seat, mv.map_or("?".to_string(), |m| m.to_string())));
                 self.seen.push((seat, mv, 1 << v));
             }
         }
@@ -305,7 +301,7 @@ impl<G: GameDef> Session for GameSession<G> {
         m.insert("seat".into(), json!(seat));
         m.insert(
             "move".into(),
-            json!(self.history.last().map(|h| h.1.clone())),
+            json!(self.seen.last().map(|&(_, mv, _)| move_text(mv))),
         );
         self.outcome(&mut m)?;
         Ok(m)
@@ -343,9 +339,9 @@ impl<G: GameDef> Session for GameSession<G> {
             m.insert("view".into(), json!(v));
         }
         let history: Vec<Value> = self
-            .history
+            .seen
             .iter()
-            .map(|(s, mv)| json!({"seat": s, "move": mv}))
+            .map(|&(s, mv, _)| json!({"seat": s, "move": move_text(mv)}))
             .collect();
         m.insert("history".into(), json!(history));
         let (state, count) = self.representative()?;
@@ -354,6 +350,10 @@ impl<G: GameDef> Session for GameSession<G> {
         if !self.is_terminal() || count == 1 {
             let points: Vec<f64> = (0..n).map(|s| state.score(s)).collect();
             m.insert("points".into(), json!(points));
+        }
+        // Board games: the position drawn for people (one string with newlines).
+        if let Some(picture) = state.picture() {
+            m.insert("board".into(), json!(picture));
         }
         self.outcome(&mut m)?;
         if let Some(s) = seat {
@@ -465,7 +465,6 @@ impl<G: GameDef> Session for GameSession<G> {
                     1 << seat
                 }
             };
-            self.history.push((seat, d.mv.to_string()));
             self.seen.push((seat, Some(d.mv), saw));
             m.insert("played".into(), json!(true));
             self.outcome(&mut m)?;
@@ -518,4 +517,9 @@ fn seats_seeing_next_move<G: crate::game::Game>(state: &G) -> u8 {
     (0..state.num_seats())
         .filter(|&o| state.next_move_seen_by(o))
         .fold(0, |m, o| m | 1 << o)
+}
+
+/// A move as the protocol writes it: `?` for one the viewing seat did not see.
+fn move_text<M: std::fmt::Display>(mv: Option<M>) -> String {
+    mv.map_or("?".to_string(), |m| m.to_string())
 }

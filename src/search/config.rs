@@ -11,9 +11,10 @@ use crate::spec::{OptionDoc, Spec, SpecError};
 
 use super::budget::Budget;
 use super::inference::{InferenceConfig, OPT_INFER, OPT_INFER_EPS};
+use super::nast::{MAX_N, Ngrams, Policy};
 use super::reward::RewardFn;
 use super::rollout::{Playout, Rollout};
-use super::tree::Tree;
+use super::tree::MAX_CAPACITY;
 
 /// Which search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -175,7 +176,16 @@ const OPT_PLAYOUT: OptionDoc = OptionDoc {
     key: "playout",
     default: "random",
     help: "random | heuristic (the game's cheap rule: take a trick cheaply when it pays, else \
-           shed the least valuable card; a random move with probability epsilon)",
+           shed the least valuable card; a random move with probability epsilon) | nast[:n=N] \
+           (moves by a policy over per-seat statistics of n-grams of N moves, 1 to 4, default 2, \
+           learned from every iteration) | epic[:n=N] (the same with n-grams within a trick, \
+           keyed by position in it)",
+};
+const OPT_POLICY: OptionDoc = OptionDoc {
+    key: "policy",
+    default: "gibbs:tau=1",
+    help: "playout=nast or epic: gibbs[:tau=T] (default tau 1) | egreedy[:epsilon=E] (0.2) | \
+           roulette | ucb1[:c=C] (0.7): how a playout picks among the legal moves' n-grams",
 };
 const OPT_EPSILON: OptionDoc = OptionDoc {
     key: "epsilon",
@@ -201,6 +211,7 @@ pub const SEARCH_OPTIONS: &[OptionDoc] = &[
     OPT_PRESET,
     OPT_C,
     OPT_PLAYOUT,
+    OPT_POLICY,
     OPT_EPSILON,
     OPT_REWARD,
     OPT_ITERATIONS,
@@ -217,12 +228,17 @@ pub const SEARCH_OPTIONS: &[OptionDoc] = &[
     OPT_INFER_EPS,
 ];
 
-/// Options of the `mo-ismcts` agent: those of `ismcts` but `leaf_solve`, and fewer parallel
-/// modes.
+/// Options of the `mo-ismcts` agent: those of `ismcts` but `leaf_solve`, `infer`, NAST and
+/// EPIC, and with fewer parallel modes.
 pub const MO_ISMCTS_OPTIONS: &[OptionDoc] = &[
     OPT_PRESET,
     OPT_C,
-    OPT_PLAYOUT,
+    OptionDoc {
+        key: "playout",
+        default: "random",
+        help: "random | heuristic (as for ismcts; NAST and EPIC learn from one tree's line of \
+               play and are not offered)",
+    },
     OPT_EPSILON,
     OPT_REWARD,
     OPT_ITERATIONS,
@@ -247,6 +263,7 @@ pub const PIMC_OPTIONS: &[OptionDoc] = &[
     OPT_PRESET,
     OPT_C,
     OPT_PLAYOUT,
+    OPT_POLICY,
     OPT_EPSILON,
     OPT_REWARD,
     OPT_ITERATIONS,
@@ -312,6 +329,43 @@ pub fn exploration_from_spec(spec: &Spec, default: f64) -> Result<f64, SpecError
     Ok(c)
 }
 
+/// Parses `playout=`: `random`, `heuristic` (epsilon filled in by the caller), `nast`,
+/// `nast:n=N`, `epic` or `epic:n=N` (policy filled in by the caller).
+fn parse_playout(text: &str) -> Result<Playout, String> {
+    let (kind, param) = match text.split_once(':') {
+        Some((kind, rest)) => (kind, Some(rest)),
+        None => (text, None),
+    };
+    let episodic = match (kind, param) {
+        ("random", None) => return Ok(Playout::Random),
+        ("heuristic", None) => {
+            return Ok(Playout::Heuristic {
+                epsilon: Playout::DEFAULT_EPSILON,
+            });
+        }
+        ("nast", _) => false,
+        ("epic", _) => true,
+        _ => return Err(format!("playout={text} is not one of {}", Playout::NAMES)),
+    };
+    let n = match param {
+        None => Ngrams::DEFAULT_N,
+        Some(p) => {
+            let n = p
+                .strip_prefix("n=")
+                .ok_or_else(|| format!("playout={text}: {kind} takes only n= (e.g. {kind}:n=2)"))?;
+            n.parse::<u8>()
+                .ok()
+                .filter(|n| (1..=MAX_N).contains(n))
+                .ok_or_else(|| format!("playout={text}: n must be from 1 to {MAX_N}"))?
+        }
+    };
+    Ok(Playout::Ngrams(Ngrams {
+        n,
+        policy: Policy::DEFAULT,
+        episodic,
+    }))
+}
+
 impl SearchConfig {
     /// A sequential configuration with the defaults.
     pub fn new(algorithm: Algorithm) -> SearchConfig {
@@ -352,13 +406,23 @@ impl SearchConfig {
         if !(0.0..=1.0).contains(&epsilon) {
             return Err(err(format!("epsilon={epsilon} must be from 0 to 1")));
         }
-        let playout = match spec.choice("playout", &["random", "heuristic"], "random")? {
-            "heuristic" => Playout::Heuristic { epsilon },
+        let playout = match parse_playout(spec.raw("playout").unwrap_or("random")).map_err(err)? {
+            Playout::Heuristic { .. } => Playout::Heuristic { epsilon },
             _ if spec.has("epsilon") => {
                 return Err(err("epsilon applies only to playout=heuristic".into()));
             }
-            _ => Playout::Random,
+            Playout::Ngrams(g) => Playout::Ngrams(Ngrams {
+                policy: match spec.raw("policy") {
+                    Some(text) => Policy::parse(text).map_err(err)?,
+                    None => Policy::DEFAULT,
+                },
+                ..g
+            }),
+            other => other,
         };
+        if spec.has("policy") && !matches!(playout, Playout::Ngrams(_)) {
+            return Err(err("policy applies only to playout=nast or epic".into()));
+        }
         let rollout = Rollout { playout, reward };
         let names: Vec<&str> = Parallel::ALL.iter().map(|p| p.name()).collect();
         let mode = spec.choice("parallel", &names, "sequential")?;
@@ -393,10 +457,10 @@ impl SearchConfig {
             None | Some("auto") => None,
             Some(_) => {
                 let n: u64 = spec.get("max_nodes", 0u64)?;
-                if n <= roots || n > Tree::<()>::MAX_CAPACITY as u64 {
+                if n <= roots || n > MAX_CAPACITY as u64 {
                     return Err(err(format!(
                         "max_nodes={n} must be above the number of roots ({roots}) and at most {}",
-                        Tree::<()>::MAX_CAPACITY
+                        MAX_CAPACITY
                     )));
                 }
                 Some(n as u32)
@@ -412,6 +476,14 @@ impl SearchConfig {
             // weighted backups are written for one tree.
             return Err(err(format!(
                 "parallel={parallel} is not supported (sequential, root or tree are)"
+            )));
+        }
+        if algorithm == Algorithm::MoIsmcts && matches!(rollout.playout, Playout::Ngrams(_)) {
+            // NAST and EPIC learn from one line of play per iteration through one tree; a walk
+            // over a tree per seat leaves some seats' trees behind.
+            return Err(err(format!(
+                "playout={} is not supported (use ismcts, or another playout)",
+                rollout.playout
             )));
         }
         if endgame.leaf > 0 && algorithm != Algorithm::Ismcts {
@@ -448,8 +520,10 @@ impl SearchConfig {
         }
         parts.push(format!("c={}", self.c));
         parts.push(format!("playout={}", self.rollout.playout));
-        if let Playout::Heuristic { epsilon } = self.rollout.playout {
-            parts.push(format!("epsilon={epsilon}"));
+        match self.rollout.playout {
+            Playout::Heuristic { epsilon } => parts.push(format!("epsilon={epsilon}")),
+            Playout::Ngrams(g) => parts.push(format!("policy={}", g.policy)),
+            Playout::Random => {}
         }
         parts.push(format!("reward={}", self.rollout.reward));
         parts.extend(budget_text(self.budget.as_ref()));
@@ -498,6 +572,11 @@ mod tests {
             "pimc:reward=mix:w=0.5,vote=true",
             "uct:reward=wl",
             "ismcts:endgame=13,endgame_pick=vote,endgame_deals=50,leaf_solve=8",
+            "ismcts:playout=nast",
+            "ismcts:playout=nast:n=3,policy=roulette,parallel=tree,threads=2",
+            "pimc:playout=epic:n=1,policy=ucb1:c=0.5",
+            "uct:playout=nast:n=4,policy=egreedy:epsilon=0.1",
+            "ismcts:playout=epic,policy=gibbs:tau=0.5,parallel=leaf,threads=2",
             "pimc:endgame=thesis",
         ] {
             let cfg = parse(text).unwrap();
@@ -559,6 +638,20 @@ mod tests {
             ("ismcts:playout=smart", "playout=smart"),
             ("ismcts:playout=heuristic,epsilon=2", "epsilon=2"),
             ("ismcts:epsilon=0.5", "only to playout=heuristic"),
+            (
+                "ismcts:playout=nast,epsilon=0.5",
+                "only to playout=heuristic",
+            ),
+            (
+                "ismcts:policy=roulette",
+                "policy applies only to playout=nast or epic",
+            ),
+            ("ismcts:playout=nast:n=5", "n must be from 1 to 4"),
+            ("ismcts:playout=nast:n=0", "n must be from 1 to 4"),
+            ("ismcts:playout=epic:m=2", "takes only n="),
+            ("ismcts:playout=random:n=2", "playout=random:n=2"),
+            ("ismcts:playout=nast,policy=boltzmann", "policy=boltzmann"),
+            ("ismcts:playout=nast,policy=gibbs:tau=-1", "above 0"),
         ] {
             let e = parse(text).unwrap_err();
             assert!(e.0.contains(needle), "{text}: {e}");

@@ -21,7 +21,8 @@ use crate::game::{Game, MAX_SEATS, Rng, next_seed, rng_from_seed};
 use super::Budget;
 use super::budget::{BudgetClock, CLOCK_EVERY};
 use super::crew::Crew;
-use super::rollout::{Rewards, Rollout};
+use super::nast::MoveLog;
+use super::rollout::{Rewards, Roller};
 use super::tree::{NodeId, Tree};
 use super::walk::{Ucb, Walker};
 use super::worlds::Worlds;
@@ -42,11 +43,12 @@ struct Slot {
     rewards: [AtomicU64; MAX_SEATS],
 }
 
-struct Hub<G> {
-    /// The leaf state of the current epoch. The master writes it only while nobody can read it:
-    /// before publishing an epoch, and after every slot of the previous epoch is done. Others
-    /// read it only while holding an unfinished slot of the current epoch.
-    job: UnsafeCell<Option<G>>,
+struct Hub<'a, G> {
+    /// The leaf state of the current epoch and the moves that led to it (for NAST and EPIC).
+    /// The master writes it only while nobody can read it: before publishing an epoch, and
+    /// after every slot of the previous epoch is done. Others read it only while holding an
+    /// unfinished slot of the current epoch.
+    job: UnsafeCell<Option<(G, MoveLog)>>,
     /// `epoch << LOW_BITS | playouts`, or [`STOP`].
     signal: AtomicU64,
     /// `epoch << LOW_BITS | next unclaimed slot`.
@@ -56,15 +58,15 @@ struct Hub<G> {
     /// Seed of every playout generator of this search.
     seed: u64,
     /// The playout policy and reward function.
-    rollout: Rollout,
+    roller: Roller<'a>,
     slots: Vec<CachePadded<Slot>>,
 }
 
 // SAFETY: `job` is accessed only under the epoch and claim protocol described on the field;
 // everything else is atomic or immutable.
-unsafe impl<G: Send + Sync> Sync for Hub<G> {}
+unsafe impl<G: Send + Sync> Sync for Hub<'_, G> {}
 
-impl<G: Game> Hub<G> {
+impl<G: Game> Hub<'_, G> {
     /// Claims the next unplayed slot of `epoch`, if any.
     #[inline]
     fn claim(&self, epoch: u64, playouts: u64) -> Option<usize> {
@@ -88,9 +90,9 @@ impl<G: Game> Hub<G> {
     fn play(&self, epoch: u64, slot: usize) {
         // SAFETY: this thread holds slot `slot` of the current epoch and has not marked it
         // done, so the master will not write `job` until after the store below.
-        let mut state = unsafe { (*self.job.get()).clone() }.expect("a published leaf");
+        let (mut state, mut log) = unsafe { (*self.job.get()).clone() }.expect("a published leaf");
         let mut rng = rng_from_seed(self.seed ^ (epoch << LOW_BITS | slot as u64));
-        let rewards = self.rollout.finish(&mut state, &mut rng);
+        let rewards = self.roller.finish(&mut state, &mut rng, &mut log);
         let cell = &self.slots[slot];
         for (c, r) in cell.rewards.iter().zip(rewards) {
             c.store(r.to_bits(), Relaxed);
@@ -141,7 +143,7 @@ pub(super) fn leaf<G: Game, W: Worlds<G>>(
     worlds: &W,
     budget: &Budget,
     ucb: Ucb,
-    rollout: Rollout,
+    roller: Roller<'_>,
     rng: &mut Rng,
 ) -> u64 {
     let threads = crew.threads();
@@ -152,7 +154,7 @@ pub(super) fn leaf<G: Game, W: Worlds<G>>(
         claim: AtomicU64::new(0),
         failed: AtomicBool::new(false),
         seed: next_seed(rng),
-        rollout,
+        roller,
         slots: (0..threads).map(|_| CachePadded::default()).collect(),
     };
     let master_state = Mutex::new((tree, rng));
@@ -170,7 +172,7 @@ pub(super) fn leaf<G: Game, W: Worlds<G>>(
 }
 
 fn master<G: Game, W: Worlds<G>>(
-    hub: &Hub<G>,
+    hub: &Hub<'_, G>,
     tree: &mut Tree<G::Move>,
     worlds: &W,
     clock: &BudgetClock,
@@ -180,7 +182,7 @@ fn master<G: Game, W: Worlds<G>>(
 ) -> u64 {
     let _stop = StopOnDrop(&hub.signal);
     let t = tree.exclusive();
-    let mut walker = Walker::new(ucb, false);
+    let mut walker = Walker::new(ucb, false, hub.roller.logs_moves());
     let max = clock.max_iterations();
     // Read the clock about every CLOCK_EVERY playouts, as the other modes do.
     let clock_every = (CLOCK_EVERY / threads as u64).max(1);
@@ -198,13 +200,14 @@ fn master<G: Game, W: Worlds<G>>(
         let mut sums: Rewards = [0.0; MAX_SEATS];
         if state.is_terminal() || k == 1 {
             // Nothing to share out: one playout, or a leaf that is already the end.
-            for (s, r) in sums.iter_mut().zip(hub.rollout.finish(&mut state, rng)) {
+            let rewards = hub.roller.finish(&mut state, rng, &mut walker.log);
+            for (s, r) in sums.iter_mut().zip(rewards) {
                 *s = r * k as f64;
             }
         } else {
             // SAFETY: every slot of the previous epoch is done and no slot of the next one is
             // claimable yet, so nobody reads `job` now.
-            unsafe { *hub.job.get() = Some(state) };
+            unsafe { *hub.job.get() = Some((state, walker.log.clone())) };
             epoch += 1;
             hub.claim.store(epoch << LOW_BITS, Relaxed);
             hub.signal.store(epoch << LOW_BITS | k, Release);
@@ -233,7 +236,7 @@ fn master<G: Game, W: Worlds<G>>(
     done
 }
 
-fn worker<G: Game>(hub: &Hub<G>) {
+fn worker<G: Game>(hub: &Hub<'_, G>) {
     let _fail = FailOnPanic(&hub.failed);
     let mut last = 0u64;
     loop {

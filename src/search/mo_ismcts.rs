@@ -20,7 +20,8 @@
 //!
 //! Trees are kept in the searching seat's order: tree `k` belongs to seat `observer + k`.
 
-use crate::game::{Game, MoveSet, Rng, Seat};
+use crate::game::{Game, MoveSet, Rng, Seat, TreeMove};
+use crate::mask::MoveMask;
 
 use super::tree::{Access, NodeId, TreeRef};
 use super::walk::{Step, Walker};
@@ -29,7 +30,9 @@ use super::worlds::Worlds;
 /// The children mask of a node in a tree whose seat missed a move the searching seat saw: such
 /// a node stands for several of the searcher's information sets, so the searcher's
 /// [`Worlds::possible_moves`] is not the same at every visit; every move bit gets a slot.
-const ANY_MOVE: u64 = u64::MAX;
+fn any_move<G: Game>() -> <G::Move as TreeMove>::Mask {
+    <<G::Move as TreeMove>::Mask as MoveMask>::FULL
+}
 
 /// One MO-ISMCTS walk from `root` of every seat's tree (`trees[k]` and `walkers[k]` belong to
 /// seat `observer + k`, where the observer is the seat to move in `state`), playing the moves on
@@ -68,7 +71,13 @@ pub(crate) fn descend<G: Game, W: Worlds<G>, A: Access>(
         }
         let moves = state.legal_moves();
         let seen = worlds.possible_moves(state, &moves).bits();
-        let possible = |merged: u32, k: usize| if merged >> k & 1 != 0 { ANY_MOVE } else { seen };
+        let possible = |merged: u32, k: usize| {
+            if merged >> k & 1 != 0 {
+                any_move::<G>()
+            } else {
+                seen
+            }
+        };
         // The observer's own root children count availability through the root (their moves
         // are the observer's, legal in every world); no other tree's root is like that.
         let step = walkers[m].step(
@@ -86,7 +95,7 @@ pub(crate) fn descend<G: Game, W: Worlds<G>, A: Access>(
             Step::Expanded(bit) => (bit, true),
             Step::Stop => break,
         };
-        let mv = G::Moves::move_of_bit(bit);
+        let mv = G::Move::from_bit(bit);
         debug_assert!(state.next_move_seen_by(mover), "a seat sees its own move");
         let observer_sees = state.next_move_seen_by(observer);
         for k in 0..seats {

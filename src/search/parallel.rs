@@ -18,7 +18,7 @@ use crate::game::{Game, Rng, rng_from_seed};
 use super::Budget;
 use super::budget::{BudgetClock, CLOCK_EVERY, SharedBudget};
 use super::crew::{Crew, seeds};
-use super::rollout::{Rewards, Rollout};
+use super::rollout::{Rewards, Roller};
 use super::tree::{Concurrent, Exclusive, NodeId, Tree, TreeRef};
 use super::walk::{Ucb, Walk};
 use super::worlds::Worlds;
@@ -30,12 +30,12 @@ fn iterate<G: Game, W: Worlds<G>, A: super::tree::Access>(
     trees: &[TreeRef<'_, G::Move, A>],
     worlds: &W,
     i: u64,
-    rollout: Rollout,
+    roller: Roller<'_>,
     rng: &mut Rng,
 ) {
     let (root, mut state) = phases::determinize(worlds, i, rng);
     phases::select_expand(walk, trees, worlds, NodeId(root), &mut state, rng);
-    let rewards = phases::playout(rollout, &mut state, rng);
+    let rewards = phases::playout(roller, &mut state, rng, walk.log());
     if W::AVAILABILITY {
         phases::backpropagate::<G, A, true>(walk, trees, &rewards);
     } else {
@@ -77,8 +77,13 @@ mod phases {
     /// The playout to the end of the game, and the rewards there.
     #[cfg_attr(feature = "profile-phases", inline(never))]
     #[cfg_attr(not(feature = "profile-phases"), inline(always))]
-    pub(super) fn playout<G: Game>(rollout: Rollout, state: &mut G, rng: &mut Rng) -> Rewards {
-        rollout.finish(state, rng)
+    pub(super) fn playout<G: Game>(
+        roller: Roller<'_>,
+        state: &mut G,
+        rng: &mut Rng,
+        log: &mut crate::search::nast::MoveLog,
+    ) -> Rewards {
+        roller.finish(state, rng, log)
     }
 
     /// Backpropagation of the playout's rewards along the walked path.
@@ -100,14 +105,14 @@ pub(super) fn sequential<G: Game, W: Worlds<G>>(
     worlds: &W,
     clock: &BudgetClock,
     ucb: Ucb,
-    rollout: Rollout,
+    roller: Roller<'_>,
     rng: &mut Rng,
 ) -> u64 {
     let t: Vec<TreeRef<'_, G::Move, Exclusive>> = trees.iter_mut().map(Tree::exclusive).collect();
-    let mut walk = Walk::new(ucb, false, t.len());
+    let mut walk = Walk::new(ucb, false, roller.logs_moves(), t.len());
     let mut done = 0;
     while !clock.exhausted(done) {
-        iterate::<G, W, Exclusive>(&mut walk, &t, worlds, done, rollout, rng);
+        iterate::<G, W, Exclusive>(&mut walk, &t, worlds, done, roller, rng);
         done += 1;
     }
     done
@@ -124,7 +129,7 @@ pub(super) fn root<G: Game, W: Worlds<G>>(
     worlds: &W,
     budget: &Budget,
     ucb: Ucb,
-    rollout: Rollout,
+    roller: Roller<'_>,
     rng: &mut Rng,
 ) -> Vec<u64> {
     let n = trees.len() / group;
@@ -136,7 +141,7 @@ pub(super) fn root<G: Game, W: Worlds<G>>(
         let mut trees = cell.lock();
         let clock = start.portion(i, n);
         let mut rng = rng_from_seed(seeds[i]);
-        sequential(&mut trees, worlds, &clock, ucb, rollout, &mut rng)
+        sequential(&mut trees, worlds, &clock, ucb, roller, &mut rng)
     })
 }
 
@@ -148,7 +153,7 @@ pub(super) fn tree<G: Game, W: Worlds<G>, A: Concurrent>(
     worlds: &W,
     budget: &Budget,
     ucb: Ucb,
-    rollout: Rollout,
+    roller: Roller<'_>,
     rng: &mut Rng,
 ) -> u64 {
     let threads = crew.threads();
@@ -156,7 +161,7 @@ pub(super) fn tree<G: Game, W: Worlds<G>, A: Concurrent>(
     let shared = SharedBudget::start(budget);
     let done = crew.run(|i| {
         let t: Vec<TreeRef<'_, G::Move, A>> = trees.iter().map(Tree::concurrent::<A>).collect();
-        let mut walk = Walk::new(ucb, true, t.len());
+        let mut walk = Walk::new(ucb, true, roller.logs_moves(), t.len());
         let mut rng = rng_from_seed(seeds[i]);
         // Iteration numbers interleave threads so PIMC's roots are used evenly.
         let mut index = i as u64;
@@ -168,7 +173,7 @@ pub(super) fn tree<G: Game, W: Worlds<G>, A: Concurrent>(
                     break;
                 }
                 for _ in 0..k {
-                    iterate::<G, W, A>(&mut walk, &t, worlds, index, rollout, &mut rng);
+                    iterate::<G, W, A>(&mut walk, &t, worlds, index, roller, &mut rng);
                     index += threads as u64;
                 }
                 done += k;

@@ -86,6 +86,16 @@ impl RewardFn {
             }
         }
     }
+
+    /// A reward of this function mapped to 0…1 (only `wl` needs it), for statistics that
+    /// assume that range: NAST's means, compared with its unseen value 1.
+    #[inline]
+    pub fn to_unit(self, reward: f64) -> f64 {
+        match self {
+            RewardFn::WinLoss => 0.5 * (reward + 1.0),
+            _ => reward,
+        }
+    }
 }
 
 impl fmt::Display for RewardFn {

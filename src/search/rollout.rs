@@ -7,6 +7,7 @@ use rand::Rng as _;
 
 use crate::game::{Game, MAX_SEATS, MoveSet, Rng};
 
+use super::nast::{self, MoveLog, NgramStats, Ngrams};
 use super::reward::RewardFn;
 
 /// The terminal reward of each seat (entries past `num_seats` are 0).
@@ -23,11 +24,15 @@ pub enum Playout {
         /// Probability of a random move instead of the rule's.
         epsilon: f64,
     },
+    /// NAST or EPIC: moves picked by a policy over n-gram statistics learned from the search's
+    /// own iterations ([`super::nast`]). The statistics belong to a search: a playout run
+    /// outside one ([`Playout::play_out`]) has none and plays uniformly random moves.
+    Ngrams(Ngrams),
 }
 
 impl Playout {
     /// The names `playout=` accepts.
-    pub const NAMES: &'static str = "random or heuristic";
+    pub const NAMES: &'static str = "random, heuristic, nast[:n=N] or epic[:n=N]";
     /// Default `epsilon` of heuristic playouts.
     pub const DEFAULT_EPSILON: f64 = 0.1;
 
@@ -35,7 +40,7 @@ impl Playout {
     #[inline]
     pub fn play_out<G: Game>(self, state: &mut G, rng: &mut Rng) {
         match self {
-            Playout::Random => state.random_playout(rng),
+            Playout::Random | Playout::Ngrams(_) => state.random_playout(rng),
             Playout::Heuristic { epsilon } => heuristic_playout(state, rng, epsilon),
         }
     }
@@ -46,6 +51,10 @@ impl fmt::Display for Playout {
         match self {
             Playout::Random => f.write_str("random"),
             Playout::Heuristic { .. } => f.write_str("heuristic"),
+            Playout::Ngrams(g) => {
+                let kind = if g.episodic { "epic" } else { "nast" };
+                write!(f, "{kind}:n={}", g.n)
+            }
         }
     }
 }
@@ -78,6 +87,51 @@ impl Rollout {
     }
 }
 
+/// A search's rollout at run time: the settings and, for NAST and EPIC, the statistics its
+/// threads share. Passed by value into every search loop; the loop calls [`Roller::finish`]
+/// and does not know which playout runs.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Roller<'a> {
+    /// The settings.
+    pub(crate) rollout: Rollout,
+    /// The n-gram statistics, when the playout is NAST or EPIC.
+    pub(crate) stats: Option<&'a NgramStats>,
+}
+
+impl Roller<'_> {
+    /// True when walks must log their moves for the statistics.
+    pub(crate) fn logs_moves(self) -> bool {
+        self.stats.is_some()
+    }
+
+    /// Plays `state` to the end and returns every seat's reward. With n-gram statistics, the
+    /// playout's moves are logged after the walk's in `log`, and the whole iteration is added
+    /// to the statistics.
+    #[inline]
+    pub(crate) fn finish<G: Game>(
+        self,
+        state: &mut G,
+        rng: &mut Rng,
+        log: &mut MoveLog,
+    ) -> Rewards {
+        match self.stats {
+            None => self.rollout.finish(state, rng),
+            Some(stats) => {
+                nast::playout(state, rng, stats, log);
+                let rewards = self.rollout.reward.rewards(state);
+                stats.record(log, &rewards, self.rollout.reward);
+                rewards
+            }
+        }
+    }
+}
+
+/// A uniformly random float in [0, 1) from 53 random bits.
+#[inline]
+pub(crate) fn unit_f64(rng: &mut Rng) -> f64 {
+    (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+}
+
 /// Plays uniformly random legal moves until the game ends.
 #[inline]
 pub fn random_playout<G: Game>(state: &mut G, rng: &mut Rng) {
@@ -89,9 +143,7 @@ pub fn random_playout<G: Game>(state: &mut G, rng: &mut Rng) {
 #[inline]
 pub fn heuristic_playout<G: Game>(state: &mut G, rng: &mut Rng, epsilon: f64) {
     while !state.is_terminal() {
-        // 53 random bits as a float in [0, 1).
-        let u = (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
-        let mv = if u < epsilon {
+        let mv = if unit_f64(rng) < epsilon {
             state.legal_moves().random(rng)
         } else {
             state.heuristic_move(rng)

@@ -1,11 +1,14 @@
 //! The [`Searcher`]: arenas, threads and the parallel mode, reused from one decision to the next.
 
-use crate::game::{Game, MAX_SEATS, Rng};
+use crate::game::{Game, MAX_SEATS, Rng, TreeMove};
+use crate::mask::MoveMask;
 
 use super::arena_size;
 use super::budget::{Budget, BudgetClock};
 use super::config::{Algorithm, Parallel, SearchConfig};
 use super::crew::Crew;
+use super::nast::NgramStats;
+use super::rollout::{Playout, Roller};
 use super::tree::{Locked, Shared, Tree, TreeError};
 use super::walk::Ucb;
 use super::worlds::Worlds;
@@ -68,6 +71,9 @@ pub enum SearchError {
         /// The system's answer.
         message: String,
     },
+    /// NAST and EPIC tables have a row per move bit below 64.
+    #[error("playout=nast and playout=epic need a game with at most 64 distinct moves")]
+    NgramsTooWide,
 }
 
 /// Runs searches with one configuration, keeping its arenas and threads between decisions so
@@ -75,15 +81,18 @@ pub enum SearchError {
 ///
 /// Parallel searches run on the calling thread and a private rayon pool of the other threads,
 /// started once (see `parallel::Crew`).
-pub struct Searcher<M> {
+pub struct Searcher<M: TreeMove> {
     config: SearchConfig,
     /// Groups of [`Searcher::group`] trees: one group per independent search (a root-parallel
     /// thread), one tree per seat in a group for MO-ISMCTS, the searching seat's first.
     trees: Vec<Tree<M>>,
     crew: Option<Crew>,
+    /// NAST and EPIC statistics, shared by every thread and tree of a search, cleared before
+    /// each one.
+    ngrams: Option<NgramStats>,
 }
 
-impl<M> std::fmt::Debug for Searcher<M> {
+impl<M: TreeMove> std::fmt::Debug for Searcher<M> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Searcher")
             .field("config", &self.config)
@@ -92,7 +101,7 @@ impl<M> std::fmt::Debug for Searcher<M> {
     }
 }
 
-impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
+impl<M: TreeMove + Eq + Send + Sync + 'static> Searcher<M> {
     /// Reserves small arenas (a group per thread in root mode, else one group; a tree per seat
     /// in a group for MO-ISMCTS, else one; each search grows them to what its budget can use,
     /// see [`super::arena_size`]) and starts the threads.
@@ -115,10 +124,22 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
             })?;
             Some(crew)
         };
+        let ngrams = match config.rollout.playout {
+            Playout::Ngrams(_) if <M::Mask as MoveMask>::BITS > 64 => {
+                return Err(SearchError::NgramsTooWide);
+            }
+            Playout::Ngrams(g) => {
+                // SearchConfig refuses NAST for tree groups (see `Walk::new`).
+                debug_assert_eq!(Self::group_of(&config), 1);
+                Some(NgramStats::new(g))
+            }
+            _ => None,
+        };
         Ok(Searcher {
             config,
             trees,
             crew,
+            ngrams,
         })
     }
 
@@ -191,6 +212,11 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
         &self.config
     }
 
+    /// The NAST or EPIC statistics of the last search (`None` for other playouts).
+    pub fn ngram_stats(&self) -> Option<&NgramStats> {
+        self.ngrams.as_ref()
+    }
+
     /// The trees of the last search, read-only (for `cardsearch replay --dump-tree`): they keep
     /// its statistics until the next search resets them. MO-ISMCTS keeps a tree per seat, the
     /// searching seat's first, then the next seats in play order (four per group whatever the
@@ -209,6 +235,19 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
         worlds: &W,
         budget: &Budget,
         rng: &mut Rng,
+    ) -> Result<SearchResult<M>, SearchError> {
+        self.run_seeded(worlds, budget, rng, |_| {})
+    }
+
+    /// [`Searcher::run`], with `seed` called on the freshly reset tree before the search starts
+    /// (to put back statistics kept from an earlier search: tree reuse). Only searches with one
+    /// tree are seeded; root parallelism's trees start empty.
+    pub fn run_seeded<G: Game<Move = M>, W: Worlds<G>>(
+        &mut self,
+        worlds: &W,
+        budget: &Budget,
+        rng: &mut Rng,
+        seed: impl FnOnce(&mut Tree<M>),
     ) -> Result<SearchResult<M>, SearchError> {
         let budget = &Budget {
             iterations: Some(
@@ -233,11 +272,20 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
                 tree.reset(worlds.num_roots());
             }
         }
+        if let [tree] = &mut self.trees[..] {
+            seed(tree);
+        }
         let ucb = Ucb {
             c: self.config.c,
             virtual_loss: self.config.virtual_loss,
         };
-        let rollout = self.config.rollout;
+        if let Some(stats) = &self.ngrams {
+            stats.reset();
+        }
+        let rollout = Roller {
+            rollout: self.config.rollout,
+            stats: self.ngrams.as_ref(),
+        };
         let group = self.group();
         let per_group = match (self.config.parallel, &self.crew) {
             (Parallel::Sequential, _) | (_, None) => {
@@ -295,7 +343,7 @@ impl<M: Copy + Eq + Send + Sync + 'static> Searcher<M> {
 }
 
 /// Root children of every root of every tree, merged by move.
-fn root_stats<M: Copy + Eq>(trees: &[&Tree<M>], availability: bool) -> Vec<ChildStat<M>> {
+fn root_stats<M: TreeMove + Eq>(trees: &[&Tree<M>], availability: bool) -> Vec<ChildStat<M>> {
     // One allocation, sized for the worst case of no move in common between roots.
     let children: usize = trees
         .iter()

@@ -4,7 +4,9 @@
 //! the node is expanded and sized by the moves that could ever be legal there (its `possible`
 //! mask: for ISMCTS, every card the player to move could hold). The child for move `m` is slot
 //! `block + rank of m in possible`, and the node keeps a mask of the moves that have a child
-//! (`tried`). So "untried legal moves" is one AND-NOT, "compatible children" is one AND, and the
+//! (`tried`). Masks are the game's [`MoveMask`] (through its move type, [`TreeMove`]): a `u64`
+//! in card games, 256 bits in games with more moves (ASMACAG, Pentago-Swap), whose links entries
+//! are then larger. So "untried legal moves" is one AND-NOT, "compatible children" is one AND, and the
 //! selection scan reads exactly the compatible children at addresses it computes, with no chain
 //! of dependent loads; cards of one suit are neighbours in the mask, so the children a
 //! follow-suit rule leaves are neighbours in memory. Blocks are never moved, and a child's slot
@@ -14,8 +16,10 @@
 //! Node `i` is entry `i` of two arrays of 16-byte entries: [`Links`] (the `tried` mask, the
 //! block, the move; written when the node is made and when it gets children) and [`Stats`]
 //! (written by every pass). A scan reads only the statistics of the compatible children, which
-//! for one suit share one or two cache lines. The slot just before a block is its header: its
-//! statistics entry holds the block's `possible` mask.
+//! for one suit share one or two cache lines. The slot just before a block is its header: it
+//! holds the block's `possible` mask, in its statistics entry when the mask fits in one word
+//! (beside the children's statistics, which the scan reads anyway), else in its links entry's
+//! `tried` field.
 //!
 //! Every statistic is an atomic: a `TreeRef` handle decides how they are updated. An
 //! `Exclusive` handle (from `&mut Tree`, one thread) uses plain load + store, which compile to
@@ -40,7 +44,13 @@ use crossbeam::utils::CachePadded;
 use parking_lot::RawMutex;
 use parking_lot::lock_api::RawMutex as _;
 
-use crate::game::Seat;
+use crate::game::{Seat, TreeMove};
+use crate::mask::{AtomicMask, MoveMask};
+
+/// The move mask of move type `M`.
+type Mask<M> = <M as TreeMove>::Mask;
+/// Its atomic counterpart, as nodes store it.
+type AtomicOf<M> = <Mask<M> as MoveMask>::Atomic;
 
 /// A handle to a node of one [`Tree`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -71,11 +81,11 @@ impl NodeId {
 /// compatible children and the links of the one it descends into, and in a shared tree the
 /// links lines stay clean in the other core's cache.
 #[repr(C)]
-pub(crate) struct Links<M> {
+pub(crate) struct Links<M: TreeMove> {
     /// Moves (bits of [`crate::game::MoveSet::bits`]) that have a child. A bit is set only
     /// after its child's slot is written (`Release`), and only by the thread that holds the
     /// node's expansion (its lock in shared trees).
-    tried: AtomicU64,
+    tried: AtomicOf<M>,
     /// The children block: its first slot, and in the top bits ([`SHIFT_BITS`]) log2 of the
     /// distance between consecutive children (see [`Tree::ROOT_STRIDE`]); 0 until the first
     /// expansion (slot 0 is always a root, never a child).
@@ -83,8 +93,10 @@ pub(crate) struct Links<M> {
     /// Used by [`Locked`] handles, and by [`Shared`] handles to make one child at a time.
     lock: RawMutex,
     /// The seat that made `mv` (meaningless at a root) in the low two bits; above them, the
-    /// children made before this one under the same parent: selection breaks ties between
-    /// equal scores in favour of the child made last.
+    /// children made before this one under the same parent, at most [`MAX_BIRTH`]: selection
+    /// breaks ties between equal scores in favour of the child made last (of the children made
+    /// after the 63rd, which only games with more than 64 moves have, the one with the lowest
+    /// move bit).
     seat_birth: u8,
     /// The move into this node; `None` only at roots.
     mv: Option<M>,
@@ -95,6 +107,9 @@ pub(crate) struct Links<M> {
 const SHIFT_BITS: u32 = 30;
 /// Bits of [`Links::seat_birth`] that hold the seat ([`crate::game::MAX_SEATS`] is 4).
 const SEAT_BITS: u32 = 2;
+/// The largest birth count [`Links::seat_birth`] holds: enough for 64 children. A wider node's
+/// later children share it (a byte keeps the card games' links entries at 16 bytes).
+const MAX_BIRTH: u32 = (1 << (8 - SEAT_BITS)) - 1;
 
 /// A node's statistics, written by every iteration that passes through it.
 ///
@@ -113,19 +128,19 @@ pub(crate) struct Stats {
 }
 
 /// One node, seen through its two halves ([`Links`] and [`Stats`], kept in two arrays).
-pub(crate) struct Node<'t, M> {
+pub(crate) struct Node<'t, M: TreeMove> {
     links: &'t Links<M>,
     stats: &'t Stats,
 }
 
-impl<M> Clone for Node<'_, M> {
+impl<M: TreeMove> Clone for Node<'_, M> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<M> Copy for Node<'_, M> {}
+impl<M: TreeMove> Copy for Node<'_, M> {}
 
-impl<M: std::fmt::Debug> std::fmt::Debug for Node<'_, M> {
+impl<M: TreeMove + std::fmt::Debug> std::fmt::Debug for Node<'_, M> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Node")
             .field("mv", &self.links.mv)
@@ -135,7 +150,7 @@ impl<M: std::fmt::Debug> std::fmt::Debug for Node<'_, M> {
             .field("reward", &f64::from_bits(self.stats.reward.load(Relaxed)))
             .field(
                 "tried",
-                &format_args!("{:#x}", self.links.tried.load(Relaxed)),
+                &format_args!("{:#x?}", self.links.tried.load(Relaxed)),
             )
             .finish()
     }
@@ -143,18 +158,18 @@ impl<M: std::fmt::Debug> std::fmt::Debug for Node<'_, M> {
 
 /// Where a node's children are: slot `start + (rank of the move in possible << shift)`.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Block {
+pub(crate) struct Block<K> {
     start: u32,
-    possible: u64,
+    possible: K,
     shift: u32,
 }
 
-impl Block {
+impl<K: MoveMask> Block<K> {
     /// The block as its header has it, when a walk's possible moves differ (kept out of line:
     /// the comparison must stay a predicted branch, not a data dependency).
     #[cold]
     #[inline(never)]
-    fn mismatch(start: u32, stored: u64, walk: u64, shift: u32) -> Block {
+    fn mismatch(start: u32, stored: K, walk: K, shift: u32) -> Block<K> {
         debug_assert_eq!(
             stored, walk,
             "possible_moves differs between visits of one node"
@@ -168,20 +183,19 @@ impl Block {
 
     /// The moves this block has slots for.
     #[inline]
-    pub(crate) fn possible(&self) -> u64 {
+    pub(crate) fn possible(&self) -> K {
         self.possible
     }
 
     /// The slot of the child for move bit `bit`, which must be in [`Block::possible`].
     #[inline]
     pub(crate) fn child(&self, bit: u32) -> NodeId {
-        debug_assert!(self.possible >> bit & 1 != 0);
-        let below = self.possible & ((1u64 << bit) - 1);
-        NodeId(self.start + (below.count_ones() << self.shift))
+        debug_assert!(self.possible.has(bit));
+        NodeId(self.start + (self.possible.rank(bit) << self.shift))
     }
 }
 
-impl<'t, M: Copy> Node<'t, M> {
+impl<'t, M: TreeMove> Node<'t, M> {
     /// The move into this node.
     ///
     /// # Panics
@@ -228,7 +242,7 @@ impl<'t, M: Copy> Node<'t, M> {
     /// The moves that have a child. `Acquire` pairs with the `Release` that published each
     /// child, so its slot is visible to a thread that did not write it.
     #[inline]
-    pub(crate) fn tried(&self) -> u64 {
+    pub(crate) fn tried(&self) -> Mask<M> {
         self.links.tried.load(Acquire)
     }
 }
@@ -254,11 +268,11 @@ impl<M> NewNode<M> {
 
     fn links(&self) -> Links<M>
     where
-        M: Copy,
+        M: TreeMove,
     {
-        debug_assert!(self.seat < 1 << SEAT_BITS && self.birth < 1 << (8 - SEAT_BITS));
+        debug_assert!(self.seat < 1 << SEAT_BITS && self.birth as u32 <= MAX_BIRTH);
         Links {
-            tried: AtomicU64::new(0),
+            tried: AtomicOf::<M>::new(Mask::<M>::EMPTY),
             block: AtomicU32::new(0),
             lock: RawMutex::INIT,
             seat_birth: self.seat as u8 | self.birth << SEAT_BITS,
@@ -285,7 +299,7 @@ const CACHE_LINE: usize = 64;
 /// only as they are first written) and reused by every search: [`Tree::reset`] just rewinds the
 /// bump pointer. Capacity counts slots: a node's children block takes a slot for every move that
 /// could be legal there, made into a child or not.
-pub struct Tree<M> {
+pub struct Tree<M: TreeMove> {
     links: NonNull<Links<M>>,
     stats: NonNull<Stats>,
     capacity: u32,
@@ -300,11 +314,11 @@ pub struct Tree<M> {
 // SAFETY: every field reachable through `&Tree` is an atomic, a one-byte lock, or written once
 // before it is published (see `Tree::write_slot`); the `Exclusive` handle that uses non-atomic
 // read-modify-write can only be made from `&mut Tree`.
-unsafe impl<M: Send + Sync> Send for Tree<M> {}
+unsafe impl<M: TreeMove + Send + Sync> Send for Tree<M> {}
 // SAFETY: as above.
-unsafe impl<M: Send + Sync> Sync for Tree<M> {}
+unsafe impl<M: TreeMove + Send + Sync> Sync for Tree<M> {}
 
-impl<M> Drop for Tree<M> {
+impl<M: TreeMove> Drop for Tree<M> {
     fn drop(&mut self) {
         let (links, stats) = Self::layouts(self.capacity);
         // SAFETY: allocated in `Tree::new` with these layouts; nodes need no drop (`M: Copy`).
@@ -315,7 +329,7 @@ impl<M> Drop for Tree<M> {
     }
 }
 
-impl<M> std::fmt::Debug for Tree<M> {
+impl<M: TreeMove> std::fmt::Debug for Tree<M> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Tree")
             .field("capacity", &self.capacity)
@@ -329,17 +343,20 @@ impl<M> std::fmt::Debug for Tree<M> {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TreeError {
     /// The capacity is outside `1..=MAX_CAPACITY`.
-    #[error("max_nodes={0} is out of range (1 to {max})", max = Tree::<()>::MAX_CAPACITY)]
+    #[error("max_nodes={0} is out of range (1 to {max})", max = MAX_CAPACITY)]
     Capacity(u64),
     /// The allocator refused the arena.
     #[error("cannot allocate a tree of {0} nodes")]
     OutOfMemory(u32),
 }
 
-impl<M> Tree<M> {
+/// [`Tree::MAX_CAPACITY`], for every move type.
+pub(crate) const MAX_CAPACITY: u32 = 1 << SHIFT_BITS;
+
+impl<M: TreeMove> Tree<M> {
     /// The largest capacity accepted (2^30 slots, 32 GiB of address space for card games;
     /// searches size their arenas from the budget, see [`super::arena_size`]).
-    pub const MAX_CAPACITY: u32 = 1 << SHIFT_BITS;
+    pub const MAX_CAPACITY: u32 = MAX_CAPACITY;
     /// Bytes per slot for this move type (32 for [`crate::Card`]: 16 of links, 16 of
     /// statistics).
     pub const BYTES_PER_NODE: usize =
@@ -355,15 +372,20 @@ impl<M> Tree<M> {
         (layout::<Links<M>>(capacity), layout::<Stats>(capacity))
     }
 
+    /// The most children a block has: one per bit of the move mask (64 in card games).
+    const MAX_CHILDREN: u64 = Mask::<M>::BITS as u64;
+
     /// The most slots one iteration can take: it makes at most one children block (a header
-    /// and a slot per possible move, at most 64), and in a shared tree a block that does not fit
-    /// in what is left of its thread's chunk leaves that rest unused (less than the block).
-    pub const MAX_SLOTS_PER_ITERATION: u64 = 2 * (1 + 64);
+    /// and a slot per possible move, at most [`Tree::MAX_CHILDREN`]), and in a shared tree a
+    /// block that does not fit in what is left of its thread's chunk leaves that rest unused
+    /// (less than the block).
+    pub const MAX_SLOTS_PER_ITERATION: u64 = 2 * (1 + Self::MAX_CHILDREN);
 
     /// The most slots a root takes beyond [`Tree::MAX_SLOTS_PER_ITERATION`]: itself and its
     /// alignment, and in a shared tree the padding of its children (a cache line each, see
     /// [`Tree::ROOT_STRIDE`]) and the rest of the chunk its block did not fit in.
-    pub const MAX_SLOTS_PER_ROOT: u64 = Self::ROOT_STRIDE as u64 * (1 + 64) + Slots::CHUNK as u64;
+    pub const MAX_SLOTS_PER_ROOT: u64 =
+        Self::ROOT_STRIDE as u64 * (1 + Self::MAX_CHILDREN) + Slots::CHUNK as u64;
 
     /// The most slots a thread of a shared tree claims and leaves unused: one partly used
     /// chunk.
@@ -443,7 +465,7 @@ impl<M> Tree<M> {
     }
 }
 
-impl<M: Copy> Tree<M> {
+impl<M: TreeMove> Tree<M> {
     /// Forgets the previous search and makes `roots` fresh roots (ids `0..roots`). Returns the
     /// number actually made: at most the capacity.
     pub fn reset(&mut self, roots: u32) -> u32 {
@@ -476,7 +498,7 @@ impl<M: Copy> Tree<M> {
     /// The children block of `node`, if it has been expanded. `Acquire` pairs with the
     /// `Release` that published the block after writing its header.
     #[inline]
-    pub(crate) fn block(&self, node: Node<'_, M>) -> Option<Block> {
+    pub(crate) fn block(&self, node: Node<'_, M>) -> Option<Block<Mask<M>>> {
         let word = node.links.block.load(Acquire);
         if word == 0 {
             return None;
@@ -494,7 +516,7 @@ impl<M: Copy> Tree<M> {
     /// waiting for the header load, which only confirms it. A game whose possible moves are
     /// not the same at every visit (a bug, which debug builds report) gets the header's.
     #[inline]
-    pub(crate) fn block_of(&self, node: Node<'_, M>, possible: u64) -> Option<Block> {
+    pub(crate) fn block_of(&self, node: Node<'_, M>, possible: Mask<M>) -> Option<Block<Mask<M>>> {
         let word = node.links.block.load(Acquire);
         if word == 0 {
             return None;
@@ -512,14 +534,30 @@ impl<M: Copy> Tree<M> {
         })
     }
 
-    /// The `possible` mask of the block that starts at slot `start`: the first word of the
-    /// statistics entry of the slot before it, which no node uses.
+    /// True when a mask fits in the first word of a statistics entry.
+    const HEADER_IN_STATS: bool = std::mem::size_of::<AtomicOf<M>>()
+        <= std::mem::size_of::<AtomicU64>()
+        && std::mem::align_of::<AtomicOf<M>>() <= std::mem::align_of::<Stats>();
+
+    /// The `possible` mask of the block that starts at slot `start`, kept in the slot before
+    /// it, which no node uses: in the first word of its statistics entry when the mask fits
+    /// there, else in its links entry's `tried` field.
     #[inline]
-    fn header(&self, start: u32) -> &AtomicU64 {
+    fn header(&self, start: u32) -> &AtomicOf<M> {
         debug_assert!(start >= 1 && start <= self.len());
-        // SAFETY: `start - 1` is a slot below `len`, taken with the block; only its statistics
-        // entry's first word is used, as an atomic.
-        unsafe { &(*self.stats.as_ptr().add(start as usize - 1)).reward }
+        let slot = start as usize - 1;
+        // SAFETY: `slot` is below `len`, taken with the block and never a node. In the first
+        // case the mask's atomic is no larger and no more aligned than the `AtomicU64` at the
+        // start of the statistics entry (checked by `HEADER_IN_STATS`), and that word is only
+        // used as this atomic; in the second, the links entry's `tried` field has the type.
+        unsafe {
+            if Self::HEADER_IN_STATS {
+                let word = &raw const (*self.stats.as_ptr().add(slot)).reward;
+                &*word.cast::<AtomicOf<M>>()
+            } else {
+                &(*self.links.as_ptr().add(slot)).tried
+            }
+        }
     }
 
     /// The node `id`, which must have been reached from a root through published children.
@@ -638,22 +676,18 @@ impl<M: Copy> Tree<M> {
 }
 
 /// Iterator over the children of a node.
-pub(crate) struct Children<'t, M> {
+pub(crate) struct Children<'t, M: TreeMove> {
     tree: &'t Tree<M>,
-    left: u64,
-    block: Option<Block>,
+    left: Mask<M>,
+    block: Option<Block<Mask<M>>>,
 }
 
-impl<'t, M: Copy> Iterator for Children<'t, M> {
+impl<'t, M: TreeMove> Iterator for Children<'t, M> {
     type Item = (NodeId, Node<'t, M>);
 
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
-        if self.left == 0 {
-            return None;
-        }
-        let bit = self.left.trailing_zeros();
-        self.left &= self.left - 1;
+        let bit = self.left.pop_lowest()?;
         let id = self.block?.child(bit);
         Some((id, self.tree.node(id)))
     }
@@ -688,7 +722,8 @@ pub(crate) struct Slots {
 }
 
 impl Slots {
-    /// Slots claimed at once (12 KiB of card-game slots; a block has at most 64).
+    /// Slots claimed at once (8 KiB of card-game slots; a card game's block has at most 65, a
+    /// wide game's may be larger than a chunk and then gets a chunk of its own size).
     pub(crate) const CHUNK: u32 = 256;
 }
 
@@ -742,17 +777,17 @@ thread_local! {
 
 /// A tree seen through one access discipline. `Exclusive` handles borrow the tree mutably, so
 /// the cheap non-atomic updates can never race.
-pub(crate) struct TreeRef<'t, M, A> {
+pub(crate) struct TreeRef<'t, M: TreeMove, A> {
     tree: &'t Tree<M>,
     _access: PhantomData<A>,
 }
 
-impl<M, A> Clone for TreeRef<'_, M, A> {
+impl<M: TreeMove, A> Clone for TreeRef<'_, M, A> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<M, A> Copy for TreeRef<'_, M, A> {}
+impl<M: TreeMove, A> Copy for TreeRef<'_, M, A> {}
 
 #[inline]
 fn add_u32<A: Access>(cell: &AtomicU32, by: u32) {
@@ -779,7 +814,7 @@ fn add_f64<A: Access>(cell: &AtomicU64, by: f64) {
     }
 }
 
-impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
+impl<'t, M: TreeMove + PartialEq, A: Access> TreeRef<'t, M, A> {
     /// The underlying tree.
     #[cfg(test)]
     pub(crate) fn tree(&self) -> &'t Tree<M> {
@@ -795,7 +830,7 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
     /// The children block of `node`, if it has one, given its possible moves (see
     /// [`Tree::block_of`]).
     #[inline]
-    pub(crate) fn block_of(&self, node: Node<'t, M>, possible: u64) -> Option<Block> {
+    pub(crate) fn block_of(&self, node: Node<'t, M>, possible: Mask<M>) -> Option<Block<Mask<M>>> {
         self.tree.block_of(node, possible)
     }
 
@@ -947,7 +982,7 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
         bit: u32,
         seat: Seat,
         entry: Entry,
-        possible: u64,
+        possible: Mask<M>,
         slots: &mut Slots,
     ) -> Option<NodeId> {
         let p = self.node(parent);
@@ -978,7 +1013,7 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
         bit: u32,
         seat: Seat,
         entry: Entry,
-        possible: u64,
+        possible: Mask<M>,
         slots: &mut Slots,
     ) -> Option<NodeId> {
         let tried = p.links.tried.load(Acquire);
@@ -994,8 +1029,7 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
                     (0, 1)
                 };
                 // The header slot, then the children from an aligned slot.
-                let first =
-                    self.take_slots(1 + (possible.count_ones() << shift), align, 1, slots)?;
+                let first = self.take_slots(1 + (possible.count() << shift), align, 1, slots)?;
                 let start = first + 1;
                 // Read only after the `Release` below publishes the block.
                 self.tree.header(start).store(possible, Relaxed);
@@ -1008,7 +1042,7 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
             }
         };
         let id = block.child(bit);
-        if tried >> bit & 1 != 0 {
+        if tried.has(bit) {
             // Another thread made it after the caller looked.
             self.enter(id, entry);
             return Some(id);
@@ -1016,7 +1050,7 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
         let new = NewNode {
             mv: Some(mv),
             seat,
-            birth: tried.count_ones() as u8,
+            birth: tried.count().min(MAX_BIRTH) as u8,
             visits: match entry {
                 Entry::Unmarked => 0,
                 Entry::Early(v) => v,
@@ -1026,7 +1060,7 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
         // SAFETY: `id` is in `parent`'s block and its bit is not published, and this thread
         // alone makes children of `parent`: nobody else can reach the slot.
         unsafe { self.tree.write_slot(id.0, &new) };
-        p.links.tried.store(tried | 1 << bit, Release);
+        p.links.tried.store(tried.with(bit), Release);
         Some(id)
     }
 }
@@ -1035,6 +1069,153 @@ impl<'t, M: Copy + PartialEq, A: Access> TreeRef<'t, M, A> {
 mod tests {
     use super::*;
     use crate::cards::Card;
+    use crate::mask::Wide;
+
+    /// Test moves: a byte, its own bit.
+    impl TreeMove for u8 {
+        type Mask = u64;
+        fn bit(self) -> u32 {
+            self as u32
+        }
+        fn from_bit(bit: u32) -> u8 {
+            bit as u8
+        }
+    }
+
+    /// Test moves of a game with more than 64 moves.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    struct WideMove(u8);
+
+    impl TreeMove for WideMove {
+        type Mask = Wide;
+        fn bit(self) -> u32 {
+            self.0 as u32
+        }
+        fn from_bit(bit: u32) -> WideMove {
+            WideMove(bit as u8)
+        }
+    }
+
+    fn wide(bits: impl IntoIterator<Item = u8>) -> Wide {
+        bits.into_iter().fold(Wide::EMPTY, |m, b| m.with(b as u32))
+    }
+
+    #[test]
+    fn a_wide_node_indexes_children_past_bit_64() {
+        let mut tree = Tree::<WideMove>::new(1024).unwrap();
+        tree.reset(1);
+        let root = NodeId(0);
+        let possible = wide((0..=255).step_by(3)); // 86 moves: 0, 3, ..., 255
+        let s = &mut Slots::default();
+        let mut made = Vec::new();
+        for mv in [255u8, 3, 129, 0, 66] {
+            let t = tree.exclusive();
+            let id = t
+                .expand(
+                    root,
+                    WideMove(mv),
+                    mv as u32,
+                    1,
+                    Entry::Unmarked,
+                    possible,
+                    s,
+                )
+                .unwrap();
+            assert_eq!(id, NodeId(2 + mv as u32 / 3), "slot = rank in possible");
+            made.push(id);
+        }
+        assert_eq!(tree.len(), 2 + 86, "header and the whole block");
+        assert_eq!(tree.node(root).tried(), wide([0, 3, 66, 129, 255]));
+        assert_eq!(tree.block(tree.node(root)).unwrap().possible(), possible);
+        let moves: Vec<u8> = tree.children(root).map(|(_, n)| n.mv().0).collect();
+        assert_eq!(moves, [0, 3, 66, 129, 255], "move-bit order");
+        // Births count up to MAX_BIRTH and then stay there.
+        let births: Vec<u8> = made.iter().map(|&id| tree.node(id).birth()).collect();
+        assert_eq!(births, [0, 1, 2, 3, 4]);
+        let t = tree.exclusive();
+        for mv in (6..=252u8).step_by(3).filter(|m| ![66, 129].contains(m)) {
+            t.expand(
+                root,
+                WideMove(mv),
+                mv as u32,
+                1,
+                Entry::Unmarked,
+                possible,
+                s,
+            )
+            .unwrap();
+        }
+        let last = tree.block(tree.node(root)).unwrap().child(252);
+        assert_eq!(tree.node(last).birth() as u32, MAX_BIRTH);
+        assert_eq!(tree.children(root).count(), 86);
+        // A grandchild's block comes after the root's; its header does not disturb the root's.
+        let t = tree.exclusive();
+        let g = t
+            .expand(
+                made[0],
+                WideMove(7),
+                7,
+                0,
+                Entry::Unmarked,
+                wide([7, 200]),
+                s,
+            )
+            .unwrap();
+        assert_eq!(g, NodeId(2 + 86 + 1));
+        assert_eq!(tree.block(tree.node(root)).unwrap().possible(), possible);
+        assert_eq!(
+            tree.block(tree.node(made[0])).unwrap().possible(),
+            wide([7, 200])
+        );
+    }
+
+    #[test]
+    fn concurrent_expansion_of_a_wide_node_never_duplicates_a_move() {
+        // Four threads race to add 200 moves spread over all four words of the mask.
+        let moves: Vec<u8> = (0..200u8)
+            .map(|k| k.wrapping_mul(37).wrapping_add(11))
+            .collect();
+        let possible = wide(moves.iter().copied());
+        for _ in 0..20 {
+            let mut tree = Tree::<WideMove>::new(8192).unwrap();
+            tree.reset_shared(1);
+            let t = tree.shared();
+            let root = NodeId(0);
+            std::thread::scope(|scope| {
+                for k in 0..4usize {
+                    let moves = &moves;
+                    scope.spawn(move || {
+                        let slots = &mut Slots::default();
+                        for j in 0..moves.len() {
+                            let mv = moves[(j + 50 * k) % moves.len()];
+                            let n = t.node(root);
+                            let c = if n.tried().has(mv as u32) {
+                                t.tree().block(n).unwrap().child(mv as u32)
+                            } else {
+                                t.expand(
+                                    root,
+                                    WideMove(mv),
+                                    mv as u32,
+                                    1,
+                                    Entry::Early(1),
+                                    possible,
+                                    slots,
+                                )
+                                .unwrap()
+                            };
+                            assert_eq!(t.node(c).mv(), WideMove(mv));
+                        }
+                    });
+                }
+            });
+            let mut made: Vec<u8> = tree.children(root).map(|(_, n)| n.mv().0).collect();
+            made.sort();
+            let mut want = moves.clone();
+            want.sort();
+            assert_eq!(made, want);
+            assert_eq!(tree.node(root).tried(), possible);
+        }
+    }
 
     /// Makes the child for move `mv` (its own bit) of `parent`, whose possible moves are
     /// `possible`, as the walker does.

@@ -8,9 +8,11 @@
 //! into the best one. Playouts happen outside the walker, so leaf parallelism can run several
 //! per walk.
 
-use crate::cards::{CardSet, random_below};
-use crate::game::{Game, MoveSet, Rng};
+use crate::cards::random_below;
+use crate::game::{Game, MoveSet, Rng, TreeMove};
+use crate::mask::MoveMask;
 
+use super::nast::MoveLog;
 use super::rollout::Rewards;
 use super::tree::{Access, Entry, NodeId, Slots, TreeRef};
 use super::worlds::Worlds;
@@ -26,7 +28,8 @@ pub(crate) struct Ucb {
 
 /// Per-thread state of walks: the path from the root to the current leaf, reused across
 /// iterations (a walk allocates nothing once it has grown to the game's depth; it starts with
-/// room for 64), this thread's arena chunk, and its root passes not yet counted.
+/// room for 64), this thread's arena chunk, its root passes not yet counted, and (for NAST and
+/// EPIC playouts) the log of this iteration's moves.
 #[derive(Debug)]
 pub(crate) struct Walker {
     ucb: Ucb,
@@ -40,6 +43,10 @@ pub(crate) struct Walker {
     pending_root: NodeId,
     /// Passes gathered before they are added: 1 (exact) for a walker that owns its tree.
     root_batch: u32,
+    /// Whether walks log their moves in `log`.
+    logging: bool,
+    /// The moves of the current iteration, root first (when `logging`).
+    pub(crate) log: MoveLog,
 }
 
 /// `ln(x)` for `x >= 1`, inlined: UCB takes one logarithm per child per level, and a libm call
@@ -122,7 +129,7 @@ impl Best {
 
     /// Keeps the better score; of equal scores, the child made last.
     #[inline]
-    fn offer<M: Copy + PartialEq, A: Access>(&mut self, tree: TreeRef<'_, M, A>, new: Best) {
+    fn offer<M: TreeMove + PartialEq, A: Access>(&mut self, tree: TreeRef<'_, M, A>, new: Best) {
         let (mine, theirs) = (new.num * self.den, self.num * new.den);
         // A branch, not a select: the best child is usually found early and rarely beaten, and
         // a select would chain every comparison to the one before (measured slower).
@@ -134,7 +141,11 @@ impl Best {
 
 /// True when sibling `a` was made after sibling `b`.
 #[inline]
-fn younger<M: Copy + PartialEq, A: Access>(tree: TreeRef<'_, M, A>, a: NodeId, b: NodeId) -> bool {
+fn younger<M: TreeMove + PartialEq, A: Access>(
+    tree: TreeRef<'_, M, A>,
+    a: NodeId,
+    b: NodeId,
+) -> bool {
     tree.node(a).birth() > tree.node(b).birth()
 }
 
@@ -146,8 +157,9 @@ impl Walker {
     /// the thousands that the logarithm in UCB barely sees.
     pub(crate) const ROOT_BATCH: u32 = 8;
 
-    /// A walker for one thread. `track_virtual_loss` is for tree-parallel walks.
-    pub(crate) fn new(ucb: Ucb, track_virtual_loss: bool) -> Walker {
+    /// A walker for one thread. `track_virtual_loss` is for tree-parallel walks; `logging`
+    /// for playouts that learn from every move of an iteration (NAST, EPIC).
+    pub(crate) fn new(ucb: Ucb, track_virtual_loss: bool, logging: bool) -> Walker {
         let entry = match (track_virtual_loss, ucb.virtual_loss) {
             (false, _) | (true, 0) => Entry::Unmarked,
             (true, v) => Entry::Early(v),
@@ -164,12 +176,22 @@ impl Walker {
             } else {
                 1
             },
+            logging,
+            log: MoveLog::default(),
+        }
+    }
+
+    /// Logs the move with bit `bit` that `state` is about to play, if this walker logs.
+    #[inline]
+    fn note<G: Game>(&mut self, state: &G, bit: u32) {
+        if self.logging {
+            self.log.push(state, bit);
         }
     }
 
     /// Adds the root passes this walker still holds to `root`'s availability; a tree-parallel
     /// thread calls it once its last iteration is backed up.
-    pub(crate) fn flush_root_passes<M: Copy + PartialEq, A: Access>(
+    pub(crate) fn flush_root_passes<M: TreeMove + PartialEq, A: Access>(
         &mut self,
         tree: TreeRef<'_, M, A>,
     ) {
@@ -181,13 +203,14 @@ impl Walker {
 
     /// Starts a walk at `root`, taking its lock (`Locked` handles).
     #[inline]
-    pub(crate) fn start<M: Copy + PartialEq, A: Access>(
+    pub(crate) fn start<M: TreeMove + PartialEq, A: Access>(
         &mut self,
         tree: TreeRef<'_, M, A>,
         root: NodeId,
     ) {
         self.path.clear();
         self.path.push(root);
+        self.log.clear();
         tree.lock(root);
     }
 
@@ -226,7 +249,11 @@ impl Walker {
             if W::AVAILABILITY && !state.next_move_seen_by(observer) {
                 // A move the searcher will never see is not a branch of its tree: it is drawn at
                 // random, like the hidden cards of the determinization.
-                state.play(moves.random(rng));
+                let mv = moves.random(rng);
+                if self.logging {
+                    self.note(state, mv.bit());
+                }
+                state.play(mv);
                 continue;
             }
             // The same at every visit of this node, and the block was sized by it: worked out
@@ -243,9 +270,9 @@ impl Walker {
                 weight,
             );
             match step {
-                Step::Down(bit) => state.play(G::Moves::move_of_bit(bit)),
+                Step::Down(bit) => state.play(G::Move::from_bit(bit)),
                 Step::Expanded(bit) => {
-                    state.play(G::Moves::move_of_bit(bit));
+                    state.play(G::Move::from_bit(bit));
                     return;
                 }
                 Step::Stop => return,
@@ -260,7 +287,8 @@ impl Walker {
     /// `availability`: children are filtered by legality and explored by availability
     /// (ISMCTS); `root_relative`: a root's children count availability through the root's
     /// counter (see [`super::tree::Tree::availability`]), which is right only in the tree of the
-    /// seat whose decision the search is. The caller plays the returned move.
+    /// seat whose decision the search is. The caller plays the returned move (which this walker
+    /// has logged, if it logs).
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn step<G: Game, A: Access>(
@@ -268,7 +296,7 @@ impl Walker {
         tree: TreeRef<'_, G::Move, A>,
         state: &G,
         moves: &G::Moves,
-        possible: u64,
+        possible: <G::Move as TreeMove>::Mask,
         availability: bool,
         root_relative: bool,
         rng: &mut Rng,
@@ -285,30 +313,30 @@ impl Walker {
         let tried = here.tried();
         let block = tree.block_of(here, possible);
         let possible = block.map_or(possible, |b| b.possible());
-        debug_assert_eq!(
-            legal & !possible,
-            0,
+        debug_assert!(
+            legal.and_not(possible).is_empty(),
             "a legal move outside possible_moves: {state:?}"
         );
-        let untried = legal & !tried & possible;
-        if untried != 0 {
+        let untried = legal.and_not(tried).and(possible);
+        if !untried.is_empty() {
             // Uniformly among the untried legal moves.
-            let k = random_below(rng, untried.count_ones());
-            let bit = CardSet(untried).nth(k as usize).index() as u32;
-            let mv = G::Moves::move_of_bit(bit);
+            let k = random_below(rng, untried.count());
+            let bit = untried.select(k);
+            let mv = G::Move::from_bit(bit);
             let seat = state.current_seat();
             let child = tree.expand(node, mv, bit, seat, entry, possible, &mut self.slots);
             tree.unlock(node);
             return match child {
                 Some(child) => {
+                    self.note(state, bit);
                     self.path.push(child);
                     Step::Expanded(bit)
                 }
                 None => Step::Stop,
             };
         }
-        let compat = legal & tried;
-        let Some(block) = block.filter(|_| compat != 0) else {
+        let compat = legal.and(tried);
+        let Some(block) = block.filter(|_| !compat.is_empty()) else {
             // Only legal moves the node has no slot for (a game's possible_moves missed
             // them, which debug builds catch above): play out from here.
             tree.unlock(node);
@@ -336,10 +364,8 @@ impl Walker {
         // first.
         let mut unvisited = Best::NONE;
         let mut bits = compat;
-        while bits != 0 {
-            let bit = bits.trailing_zeros();
+        while let Some(bit) = bits.pop_lowest() {
             let id = block.child(bit);
-            bits &= bits - 1;
             let child = tree.node(id);
             // Availability counts this pass (at a root, through the root's counter below).
             let avail = match (availability, at_root) {
@@ -388,6 +414,7 @@ impl Walker {
         tree.lock(best.id);
         tree.enter(best.id, entry);
         self.path.push(best.id);
+        self.note(state, best.bit);
         // The move from its bit: playing it need not wait for the child's links to load.
         Step::Down(best.bit)
     }
@@ -398,18 +425,18 @@ impl Walker {
     /// node per tree and iteration, as in every MCTS) or the arena has no room. Not for
     /// `Locked` handles (a walk over several trees would hold several locks).
     #[inline]
-    pub(crate) fn follow<M: Copy + PartialEq, A: Access>(
+    pub(crate) fn follow<M: TreeMove + PartialEq, A: Access>(
         &mut self,
         tree: TreeRef<'_, M, A>,
         mv: M,
         bit: u32,
         seat: crate::game::Seat,
-        possible: u64,
+        possible: M::Mask,
     ) -> bool {
         debug_assert!(!A::LOCKED);
         let node = self.at();
         let here = tree.node(node);
-        if here.tried() >> bit & 1 != 0
+        if here.tried().has(bit)
             && let Some(block) = tree.block_of(here, possible)
         {
             let id = block.child(bit);
@@ -429,7 +456,7 @@ impl Walker {
     /// `AVAIL` searches leave the root's visit count alone: nothing reads it (availability
     /// replaces it), and it is the one counter every thread of a shared tree would write.
     #[inline]
-    pub(crate) fn backup<M: Copy + PartialEq, A: Access, const AVAIL: bool>(
+    pub(crate) fn backup<M: TreeMove + PartialEq, A: Access, const AVAIL: bool>(
         &self,
         tree: TreeRef<'_, M, A>,
         visits: u32,
@@ -461,11 +488,14 @@ pub(crate) struct Walk {
 }
 
 impl Walk {
-    /// Walkers for a group of `trees` trees (see [`Walker::new`]).
-    pub(crate) fn new(ucb: Ucb, track_virtual_loss: bool, trees: usize) -> Walk {
+    /// Walkers for a group of `trees` trees (see [`Walker::new`]; only a single tree's walks
+    /// log their moves: NAST and EPIC learn from one iteration's line of play, which a group of
+    /// trees does not have for every seat, and the searches that use them refuse MO-ISMCTS).
+    pub(crate) fn new(ucb: Ucb, track_virtual_loss: bool, logging: bool, trees: usize) -> Walk {
+        debug_assert!(!logging || trees == 1);
         Walk {
             walkers: (0..trees)
-                .map(|_| Walker::new(ucb, track_virtual_loss))
+                .map(|_| Walker::new(ucb, track_virtual_loss, logging))
                 .collect(),
             used: 0,
         }
@@ -492,7 +522,7 @@ impl Walk {
 
     /// Backs one playout's `rewards` up every path of the last walk (see [`Walker::backup`]).
     #[inline]
-    pub(crate) fn backup<M: Copy + PartialEq, A: Access, const AVAIL: bool>(
+    pub(crate) fn backup<M: TreeMove + PartialEq, A: Access, const AVAIL: bool>(
         &self,
         trees: &[TreeRef<'_, M, A>],
         rewards: &Rewards,
@@ -502,8 +532,15 @@ impl Walk {
         }
     }
 
+    /// The moves of the last walk, root first, for playouts that learn from them (NAST, EPIC:
+    /// a walk over one tree; see [`Walk::new`]).
+    #[inline]
+    pub(crate) fn log(&mut self) -> &mut MoveLog {
+        &mut self.walkers[0].log
+    }
+
     /// Adds the root passes the walkers still hold (see [`Walker::flush_root_passes`]).
-    pub(crate) fn flush_root_passes<M: Copy + PartialEq, A: Access>(
+    pub(crate) fn flush_root_passes<M: TreeMove + PartialEq, A: Access>(
         &mut self,
         trees: &[TreeRef<'_, M, A>],
     ) {

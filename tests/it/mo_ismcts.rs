@@ -228,6 +228,8 @@ fn mo_ismcts_refuses_modes_it_cannot_run_with_a_clear_error() {
     for spec in [
         "mo-ismcts:parallel=leaf,threads=2",
         "mo-ismcts:parallel=tree-locked",
+        "mo-ismcts:playout=nast",
+        "mo-ismcts:playout=epic:n=3",
     ] {
         let err = agents::build::<Secret>(&spec.parse::<Spec>().unwrap())
             .err()

@@ -274,7 +274,7 @@ impl HiddenInfo for Asmacag {
     }
 
     /// Any card kind on the public board: a superset of every legal set the observer cannot
-    /// rule out. (Tree searches, the only users, refuse ASMACAG: see `MoveSet::BIT_INDEXED`.)
+    /// rule out: every number kind on every board kind, and both specials.
     fn possible_moves(&self, _observer: Seat) -> Actions {
         Actions::new(u16::MAX, self.table.board.kinds())
     }

@@ -8,7 +8,8 @@
 use std::fmt;
 
 use super::pile::{Kind, MAX_NUMBER};
-use crate::game::{MoveSet, Rng};
+use crate::game::{MoveSet, Rng, TreeMove};
+use crate::mask::{MoveMask, Wide};
 
 /// One action, in one byte: `card << 4 | board` for a number play, or the special card's
 /// kind index with the high nibble set (`0xFE` ×2, `0xFF` ÷2).
@@ -149,16 +150,36 @@ fn select16(mut x: u16, k: u32) -> u32 {
     x.trailing_zeros()
 }
 
-impl MoveSet<Action> for Actions {
-    /// 14 number kinds on 14 board kinds and two specials: 198 actions.
-    const BIT_INDEXED: bool = false;
-
-    fn bits(&self) -> u64 {
-        unreachable!("ASMACAG actions have no 64-bit mask; tree searches refuse the game")
+/// An action's bit is its byte: `16·card + board` for a number play (below 222), 254 and 255
+/// for ×2 and ÷2. 14 number kinds on 14 board kinds and two specials are 198 actions, so the
+/// masks are 256 bits wide.
+impl TreeMove for Action {
+    type Mask = Wide;
+    #[inline]
+    fn bit(self) -> u32 {
+        self.0 as u32
     }
+    #[inline]
+    fn from_bit(bit: u32) -> Action {
+        Action(bit as u8)
+    }
+}
 
-    fn from_bits(_bits: u64) -> Actions {
-        unreachable!("ASMACAG actions have no 64-bit mask; tree searches refuse the game")
+impl MoveSet<Action> for Actions {
+    /// Bit `16·card + board` lies in word `card / 4`, lane `card % 4` of 16 bits: each number
+    /// kind in hand puts the board's kinds mask in its lane. The specials' bits, `240 + kind`,
+    /// are the specials' kinds mask moved to the top lane.
+    #[inline]
+    fn bits(&self) -> Wide {
+        let mut mask = Wide::EMPTY;
+        let mut cards = self.numbers();
+        while cards != 0 {
+            let card = cards.trailing_zeros();
+            cards &= cards - 1;
+            mask[card as usize / 4] |= (self.board as u64) << (16 * (card % 4));
+        }
+        mask[3] |= (self.specials() as u64) << 48;
+        mask
     }
 
     #[inline]
@@ -244,6 +265,34 @@ mod tests {
         assert_eq!(actions("x2", "1 2").to_vec(), [Action::DOUBLE]);
         assert_eq!(actions("3 /2", "").to_vec(), [Action::HALVE]);
         assert!(actions("3", "").is_empty());
+    }
+
+    #[test]
+    fn the_mask_has_the_bit_of_every_action_and_no_other() {
+        for (hand, board) in [
+            ("3 3 5 x2 /2 /2", "1 5 5"),
+            (
+                "0 1 2 3 4 5 6 7 8 9 10 11 12 13 x2 /2",
+                "0 1 2 3 4 5 6 7 8 9 10 11 12 13",
+            ),
+            ("13 /2", "0 13"),
+            ("x2", ""),
+        ] {
+            let a = actions(hand, board);
+            let mut from_moves = Wide::EMPTY;
+            a.for_each(|m| from_moves = from_moves.with(m.bit()));
+            assert_eq!(a.bits(), from_moves, "{hand} on {board}");
+            assert_eq!(a.bits().count() as usize, a.len());
+            a.for_each(|m| assert_eq!(Action::from_bit(m.bit()), m));
+        }
+        assert_eq!(
+            actions(
+                "0 1 2 3 4 5 6 7 8 9 10 11 12 13 x2 /2",
+                "0 1 2 3 4 5 6 7 8 9 10 11 12 13"
+            )
+            .len(),
+            198
+        );
     }
 
     #[test]

@@ -1,0 +1,368 @@
+//! `pentago-strong`: UCT with Pentago-Swap's tactics built into the search.
+//!
+//! Each decision:
+//! 1. **A win at once** is played without searching.
+//! 2. **The root's moves** are those that neither lose at once nor let the opponent win at once
+//!    (all moves, if every one does).
+//! 3. **Short proofs** (`lookahead`, default 3 plies; 1 turns them off): a move that forces a
+//!    win within that many plies is played; moves after which the opponent could force one are
+//!    dropped, unless every move is.
+//! 4. **An exact endgame**: with at most `solve` empty cells, the alpha-beta solver (with its
+//!    transposition table) tries to settle the position. A proven win is played. A proven draw
+//!    keeps only the moves proven not to lose (or plays the solver's drawing move when those
+//!    proofs run out of nodes). A proven loss, or no proof, leaves the decision to the search.
+//! 5. **Symmetry**: one move per family of moves that a symmetry of the position maps onto
+//!    each other. A single move left is played.
+//! 6. **UCT** on [`Tactical`] (decisive positions are over, short endgames solved, playouts that
+//!    take a win when one appears and avoid handing one over), through the shared search core:
+//!    the same arena, budgets and parallel modes as every search agent (`parallel=`,
+//!    `threads=`, `virtual_loss=`).
+//! 7. **Tree reuse**: the search starts from the subtree of the position reached (its own last
+//!    move and the opponent's reply), copied out of the last search (single-tree modes).
+//!
+//! Every proof of steps 3–4 stops after `solve_nodes` nodes. Steps 1–5 come before the search's
+//! clock starts: with a time budget their time is taken off the search's, with an iteration
+//! budget they are free.
+
+use std::time::Instant;
+
+use super::PentagoAgent;
+use super::proofs;
+use super::tactical::{Rules, SYMMETRY_STONES, Tactical};
+use crate::agents::{AgentError, AgentInfo, Decision};
+use crate::game::{Game, MoveSet, Rng};
+use crate::games::pentago::solver::Solver;
+use crate::games::pentago::{Pentago, PentagoMove, PentagoMoves, symmetry, tactics};
+use crate::search::config::SEARCH_OPTIONS;
+use crate::search::graft::{copy_subtree, find_path, visits};
+use crate::search::{Algorithm, Budget, Fixed, Parallel, SearchConfig, Searcher, Tree};
+use crate::spec::{OptionDoc, Spec, SpecError};
+
+/// Documentation of `pentago-strong`.
+pub const INFO: AgentInfo = AgentInfo {
+    name: "pentago-strong",
+    about: "Pentago-Swap only: UCT with decisive and anti-decisive moves, exact endgames, \
+            symmetry, tactical playouts and tree reuse (every parallel mode)",
+    options: &[
+        OptionDoc {
+            key: "c",
+            default: "0.1",
+            help: "UCB exploration constant (lower than the other agents': docs/results.md)",
+        },
+        // The shared search options but `c` and the card games' exact endgame and inference (a
+        // test checks that none is missing).
+        SEARCH_OPTIONS[0],
+        SEARCH_OPTIONS[2],
+        SEARCH_OPTIONS[3],
+        SEARCH_OPTIONS[4],
+        SEARCH_OPTIONS[5],
+        SEARCH_OPTIONS[6],
+        SEARCH_OPTIONS[7],
+        SEARCH_OPTIONS[8],
+        SEARCH_OPTIONS[9],
+        SEARCH_OPTIONS[10],
+        SEARCH_OPTIONS[11],
+        OptionDoc {
+            key: "lookahead",
+            default: "3",
+            help: "root proofs: play a win forced within this many plies (odd), avoid moves \
+                   that let the opponent force one (1: only wins and losses at once)",
+        },
+        OptionDoc {
+            key: "solve",
+            default: "14",
+            help: "try the exact endgame solver at the root with at most this many empty cells",
+        },
+        OptionDoc {
+            key: "solve_nodes",
+            default: "200000",
+            help: "node limit of the root's endgame solver",
+        },
+        OptionDoc {
+            key: "tree_solve",
+            default: "3",
+            help: "solve positions in the tree with at most this many empty cells (0: never)",
+        },
+        OptionDoc {
+            key: "retries",
+            default: "1",
+            help: "playouts redraw a move that lets the opponent win at once this many times",
+        },
+        OptionDoc {
+            key: "symmetry",
+            default: "true",
+            help: "search one move per family of symmetric moves",
+        },
+        OptionDoc {
+            key: "reuse",
+            default: "true",
+            help: "start from the last search's subtree (not with parallel=root)",
+        },
+    ],
+};
+
+/// The exploration constant: with wins and losses settled by tactics, a greedier search than
+/// the default 0.7 wins more (`docs/results.md`).
+pub const DEFAULT_C: f64 = 0.1;
+
+/// Bits of the root solver's transposition table (16 bytes per entry: 4 MiB).
+const TABLE_BITS: u32 = 18;
+
+/// The strong player.
+pub struct StrongAgent {
+    searcher: Searcher<PentagoMove>,
+    rules: Rules,
+    lookahead: u32,
+    solve: u32,
+    solve_nodes: u64,
+    reuse: bool,
+    solver: Solver,
+    /// The subtree kept for the next search (tree reuse), in an arena sized to the last tree.
+    spare: Option<Tree<PentagoMove>>,
+    /// The last searched position and the move played there.
+    last: Option<(Pentago, PentagoMove)>,
+}
+
+impl std::fmt::Debug for StrongAgent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StrongAgent")
+            .field("spec", &PentagoAgent::spec(self))
+            .finish()
+    }
+}
+
+impl StrongAgent {
+    /// Reads the options of `spec` (the caller checks for unknown options).
+    pub fn from_spec(spec: &Spec) -> Result<StrongAgent, SpecError> {
+        let mut config = SearchConfig::from_spec(spec, Algorithm::Uct)?;
+        if !spec.has("c") {
+            config.c = DEFAULT_C;
+        }
+        let err = |m: String| SpecError(format!("{}: {m}", spec.name));
+        let lookahead: u32 = spec.get("lookahead", 3)?;
+        if lookahead.is_multiple_of(2) || lookahead > 7 {
+            return Err(err(format!(
+                "lookahead={lookahead} must be odd (the proof ends with our move) and at most 7"
+            )));
+        }
+        let solve: u32 = spec.get("solve", 14)?;
+        let solve_nodes: u64 = spec.get("solve_nodes", 200_000)?;
+        let tree_solve: u32 = spec.get("tree_solve", 3)?;
+        if tree_solve > 5 {
+            return Err(err(format!(
+                "tree_solve={tree_solve} is at most 5 (each visit solves again)"
+            )));
+        }
+        let retries: u32 = spec.get("retries", 1)?;
+        let symmetry: bool = spec.get("symmetry", true)?;
+        let reuse: bool = spec.get("reuse", true)?;
+        let searcher = Searcher::new(config).map_err(|e| err(e.to_string()))?;
+        Ok(StrongAgent {
+            searcher,
+            rules: Rules {
+                solve_empties: tree_solve,
+                retries,
+                symmetry,
+            },
+            lookahead,
+            solve,
+            solve_nodes,
+            reuse,
+            solver: Solver::new(TABLE_BITS),
+            spare: None,
+            last: None,
+        })
+    }
+
+    /// The moves the root searches, or a move to play at once.
+    fn root_moves(&mut self, state: &Pentago) -> Result<PentagoMoves, PentagoMove> {
+        let (me, opp) = state.mover_and_opponent();
+        if let Some(win) = tactics::winning_moves(me, opp).iter().next() {
+            return Err(win);
+        }
+        let mut moves = tactics::safe_moves(me, opp);
+        if moves.is_empty() {
+            // Every move loses at once or next move: let the search pick one.
+            moves = state.legal_moves();
+        }
+        if self.lookahead >= 3 {
+            let (plies, limit) = (self.lookahead, self.solve_nodes);
+            if let Some(mv) = proofs::forced_win(&mut self.solver, me, opp, plies, limit) {
+                return Err(mv);
+            }
+            moves = proofs::not_forced_losses(&mut self.solver, me, opp, moves, plies, limit);
+        }
+        if state.empty().count_ones() <= self.solve {
+            match self.solver.best_move(me, opp, self.solve_nodes) {
+                Some((1, mv)) => return Err(mv),
+                Some((0, mv)) => moves = self.not_losing(state, moves).ok_or(mv)?,
+                _ => {}
+            }
+        }
+        let [w, b] = state.stones();
+        if self.rules.symmetry && (w | b).count_ones() <= SYMMETRY_STONES {
+            moves = symmetry::distinct_moves(moves, symmetry::stabilizer(w, b));
+        }
+        if moves.len() == 1 {
+            return Err(moves.nth(0));
+        }
+        Ok(moves)
+    }
+
+    /// Of `moves` in a position proven drawn, those proven not to lose; `None` when a proof runs
+    /// out of nodes.
+    fn not_losing(&mut self, state: &Pentago, moves: PentagoMoves) -> Option<PentagoMoves> {
+        let mut out = PentagoMoves::EMPTY;
+        for mv in moves.iter() {
+            let mut next = *state;
+            next.play(mv);
+            let keep = if next.is_terminal() {
+                next.reward(state.current_seat()) >= 0.5
+            } else {
+                let (m, o) = next.mover_and_opponent();
+                // Not losing for us: the opponent cannot force a win.
+                !self.solver.at_least(m, o, 1, self.solve_nodes)?
+            };
+            if keep {
+                out.insert(mv);
+            }
+        }
+        Some(out)
+    }
+
+    /// Copies the last search's subtree of `state` into the spare arena; false when there is
+    /// none (no last search, or `state` is not two plies after it).
+    fn keep_subtree(&mut self, state: &Pentago) -> bool {
+        let Some((before, mine)) = self.last else {
+            return false;
+        };
+        let tree = &self.searcher.trees()[0];
+        let Some(after_mine) = find_path(tree, &[mine]) else {
+            return false;
+        };
+        let mut after = before;
+        after.play(mine);
+        let reply = tree.children(after_mine).map(|(_, n)| n.mv()).find(|&r| {
+            let mut p = after;
+            p.play(r);
+            p == *state
+        });
+        let Some(node) = reply.and_then(|r| find_path(tree, &[mine, r])) else {
+            return false;
+        };
+        if visits(tree, node) == 0 {
+            return false;
+        }
+        // The subtree is part of the last tree: an arena of that tree's size holds it.
+        let need = u64::from(tree.len()).max(2);
+        if self
+            .spare
+            .as_ref()
+            .is_none_or(|t| u64::from(t.capacity()) < need)
+        {
+            // Without memory for the copy the search starts afresh.
+            let Ok(spare) = Tree::new(need) else {
+                return false;
+            };
+            self.spare = Some(spare);
+        }
+        let spare = self.spare.as_mut().expect("made just above");
+        spare.reset(1);
+        let root = spare.root(0);
+        copy_subtree(tree, node, spare, root, None);
+        true
+    }
+
+    fn options_text(&self) -> String {
+        format!(
+            "{},lookahead={},solve={},solve_nodes={},tree_solve={},retries={},symmetry={},reuse={}",
+            self.searcher.config().options_text(),
+            self.lookahead,
+            self.solve,
+            self.solve_nodes,
+            self.rules.solve_empties,
+            self.rules.retries,
+            self.rules.symmetry,
+            self.reuse
+        )
+    }
+}
+
+impl PentagoAgent for StrongAgent {
+    fn spec(&self) -> String {
+        format!("{}:{}", INFO.name, self.options_text())
+    }
+
+    fn search_trees(&self) -> Option<&[Tree<PentagoMove>]> {
+        Some(self.searcher.trees())
+    }
+
+    fn release_memory(&mut self) {
+        // The kept subtree goes too: the next decision searches afresh.
+        self.searcher.release_memory();
+        self.spare = None;
+        self.last = None;
+    }
+
+    fn choose(
+        &mut self,
+        state: &Pentago,
+        budget: Budget,
+        rng: &mut Rng,
+    ) -> Result<Decision<PentagoMove>, AgentError> {
+        let start = Instant::now();
+        let moves = match self.root_moves(state) {
+            Ok(moves) => moves,
+            Err(mv) => {
+                self.last = None;
+                return Ok(Decision::without_search(mv, start.elapsed()));
+            }
+        };
+        let reuse = self.reuse
+            && self.searcher.config().parallel != Parallel::Root
+            && self.keep_subtree(state);
+        // The spec's own budget replaces the caller's limits; the caller's stop signal stays.
+        let budget = budget.replaced_by(self.searcher.config().budget.as_ref());
+        // The time spent above comes off a time budget.
+        let budget = budget.charged_from(start);
+        let worlds = Fixed(vec![Tactical::root(*state, moves, self.rules)]);
+        let spare = self.spare.as_ref().filter(|_| reuse);
+        let result = self
+            .searcher
+            .run_seeded(&worlds, &budget, rng, |tree| {
+                if let Some(spare) = spare {
+                    let root = tree.root(0);
+                    copy_subtree(spare, spare.root(0), tree, root, Some(moves.bits()));
+                }
+            })
+            .map_err(|e| AgentError::Resources(format!("{}: {e}", INFO.name)))?;
+        let mv = result.best().unwrap_or_else(|| moves.random(rng));
+        self.last = Some((*state, mv));
+        Ok(Decision {
+            mv,
+            iterations: result.iterations,
+            elapsed: start.elapsed(),
+            children: result.children,
+            nodes: result.nodes,
+            tree_full: result.tree_full,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_search_option_is_documented_once() {
+        let keys: Vec<&str> = INFO.options.iter().map(|o| o.key).collect();
+        // The card games' exact endgame and the inference over hidden cards do not apply to a
+        // perfect-information game.
+        let card_only =
+            |k: &str| k.starts_with("endgame") || k.starts_with("infer") || k == "leaf_solve";
+        for o in SEARCH_OPTIONS.iter().filter(|o| !card_only(o.key)) {
+            assert_eq!(keys.iter().filter(|&&k| k == o.key).count(), 1, "{}", o.key);
+        }
+        assert!(!keys.iter().any(|k| card_only(k)));
+    }
+}
