@@ -25,7 +25,7 @@ use cardsearch::agents;
 use cardsearch::game::rng_from_seed;
 use cardsearch::games::{self, GameDef, GameVisitor};
 use cardsearch::harness::scaling::first_choice_position;
-use cardsearch::{Budget, Spec, View};
+use cardsearch::{Budget, MoveSet, Spec, View};
 
 #[path = "../benches/common/positions.rs"]
 mod positions;
@@ -51,6 +51,25 @@ fn cpu_seconds() -> Option<f64> {
     Some(ticks / 100.0)
 }
 
+/// Positions with a choice every 13th move of four seeded random games (seeds 0-3).
+fn seeded_positions<G: GameDef>(config: &G::Config) -> Vec<G> {
+    let mut positions = Vec::new();
+    for seed in 0..4 {
+        let mut rng = rng_from_seed(seed);
+        let mut state = G::new_game(config, &mut rng);
+        let mut ply = 0;
+        while !state.is_terminal() {
+            if ply % 13 == 0 && state.legal_moves().len() > 1 {
+                positions.push(state.clone());
+            }
+            let mv = state.legal_moves().random(&mut rng);
+            state.play(mv);
+            ply += 1;
+        }
+    }
+    positions
+}
+
 fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[((sorted.len() - 1) as f64 * p).round() as usize]
 }
@@ -61,14 +80,23 @@ impl GameVisitor for Run<'_> {
 
     fn visit<G: GameDef>(self, config: G::Config) -> Vec<f64> {
         let mut medians = Vec::with_capacity(self.agents.len());
-        let positions: Vec<G> = bench_positions(G::NAME)
+        let replayed: Result<Vec<G>, String> = bench_positions(G::NAME)
             .iter()
-            .map(|p| p.state(&config).unwrap())
+            .map(|p| p.state(&config))
             .collect();
-        let positions = if positions.is_empty() {
-            vec![first_choice_position(&config)]
-        } else {
-            positions
+        let positions = match replayed {
+            Ok(positions) if !positions.is_empty() => positions,
+            Ok(_) => vec![first_choice_position(&config)],
+            // The bench positions were recorded with the game's default options; others (Hearts
+            // with passing, say) may make their moves illegal.
+            Err(e) => {
+                eprintln!(
+                    "{}: the bench positions do not replay with these options ({e}); searching \
+                     seeded random positions instead",
+                    G::NAME
+                );
+                seeded_positions(&config)
+            }
         };
         for spec in self.agents {
             let mut agent = match agents::build::<G>(&spec.parse::<Spec>().unwrap()) {

@@ -11,3 +11,4 @@ $bin profile --game sueca  --agent ismcts --seconds 10 --out profiles/sueca-ismc
 $bin profile --game hearts --agent ismcts --seconds 10 --out profiles/hearts-ismcts.svg
 $bin profile --game sueca  --agent pimc   --seconds 10 --out profiles/sueca-pimc.svg
 $bin profile --game sueca  --agent ismcts:parallel=tree,threads=2 --seconds 10 --out profiles/sueca-ismcts-tree2.svg
+$bin profile --game sueca  --agent mo-ismcts --seconds 10 --out profiles/sueca-mo-ismcts.svg
