@@ -2,6 +2,8 @@
 //! reference and against itself at half the budget — as a table, CSV, JSON and an SVG plot.
 
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -11,6 +13,8 @@ use crate::harness::MatchReport;
 use crate::harness::curve::{Curve, CurvePlan, Rung, run_curve, to_csv, to_table};
 use crate::harness::plot::curve_svg;
 use crate::harness::runner::{GameRecord, MatchObserver};
+
+use super::series::{LogWriter, log_error, open_log};
 use crate::limits;
 use crate::spec::Spec;
 
@@ -21,7 +25,8 @@ use crate::spec::Spec;
 as in `match`) and, unless --no-half, one against the same agent at half the budget. The fit \
 gives the Elo gained per doubling of the budget two ways: the slope of Elo against the reference \
 over log2 of the budget, and the mean of the half-budget matches. Iteration budgets give the \
-same result on any machine; time budgets need a quiet one."
+same result on any machine; time budgets need a quiet one. Every game is logged to PREFIX.jsonl: \
+the same command run again plays only the games that log lacks."
 )]
 pub struct CurveArgs {
     /// Game spec.
@@ -54,7 +59,8 @@ pub struct CurveArgs {
     /// Skip the matches against half the budget.
     #[arg(long)]
     pub no_half: bool,
-    /// Output prefix: writes PREFIX.csv, PREFIX.json and PREFIX.svg.
+    /// Output prefix: writes PREFIX.csv, PREFIX.json and PREFIX.svg, and every game to
+    /// PREFIX.jsonl as it ends (run the same command again to resume a stopped curve).
     #[arg(long, default_value = "curve")]
     pub out: PathBuf,
     /// No progress bar.
@@ -62,29 +68,41 @@ pub struct CurveArgs {
     pub quiet: bool,
 }
 
-/// Progress over every game of every match.
+/// Progress over every game of every match, and the log every new game is appended to.
 struct Progress {
     bar: ProgressBar,
-    done_before: u64,
+    /// Matches started so far (the current one included), set as each starts.
+    started: Arc<AtomicU64>,
     matches: u64,
+    log: Option<LogWriter>,
+    /// The first error writing the log, if any.
+    error: Option<String>,
 }
 
 impl MatchObserver for Progress {
-    fn game_finished(&mut self, _: &GameRecord, report: &MatchReport, done: u64, total: u64) {
+    fn game_finished(&mut self, record: &GameRecord, report: &MatchReport, done: u64, total: u64) {
+        if let Some(log) = &mut self.log
+            && let Err(e) = log.write(record)
+        {
+            self.error
+                .get_or_insert(format!("cannot write game log: {e}"));
+        }
+        // Every match of a plan has the same number of games.
         self.bar.set_length(self.matches * total);
-        self.bar.set_position(self.done_before + done);
+        self.bar
+            .set_position(self.started.load(Relaxed).saturating_sub(1) * total + done);
         let (lo, hi) = report.tally.interval();
         self.bar
             .set_message(format!("{:.3} [{lo:.3}, {hi:.3}]", report.tally.mean()));
-        if done == total {
-            self.done_before += total;
-        }
     }
 }
 
 struct CurveVisitor<'a> {
     plan: &'a CurvePlan,
     quiet: bool,
+    /// The games log (`PREFIX.jsonl`): where new games go, and the games a stopped run left.
+    log: Option<LogWriter>,
+    finished: Vec<GameRecord>,
 }
 
 impl GameVisitor for CurveVisitor<'_> {
@@ -113,16 +131,29 @@ impl GameVisitor for CurveVisitor<'_> {
             .progress_chars("=> "),
         );
         let matches = self.plan.rungs.len() as u64 * if self.plan.against_half { 2 } else { 1 };
+        let started = Arc::new(AtomicU64::new(0));
         let mut progress = Progress {
             bar: bar.clone(),
-            done_before: 0,
+            started: started.clone(),
             matches,
+            log: self.log,
+            error: None,
         };
-        let curve = run_curve::<G>(self.plan, &config, &mut progress, &mut |_, label| {
-            bar.set_prefix(label.to_string());
-        });
+        let curve = run_curve::<G>(
+            self.plan,
+            &config,
+            self.finished,
+            &mut progress,
+            &mut |_, label| {
+                started.fetch_add(1, Relaxed);
+                bar.set_prefix(label.to_string());
+            },
+        );
         bar.finish_and_clear();
-        curve
+        match progress.error {
+            Some(e) => Err(e),
+            None => curve,
+        }
     }
 }
 
@@ -178,24 +209,30 @@ pub fn run(args: &CurveArgs) -> Result<(), String> {
         jobs: args.jobs,
         stop: Some(super::interrupt_signal()),
     };
-    let curve = games::dispatch(
-        &plan.game.clone(),
-        CurveVisitor {
-            plan: &plan,
-            quiet: args.quiet,
-        },
-    )
-    .map_err(|e| e.to_string())??;
-    println!(
-        "{}: {} at each budget vs {} and vs half its budget, {} deals per match, seed {}",
-        curve.game, curve.agent, curve.reference, args.deals, args.seed
-    );
-    print!("{}", to_table(&curve));
     let path = |ext: &str| {
         let mut p = args.out.clone().into_os_string();
         p.push(format!(".{ext}"));
         PathBuf::from(p)
     };
+    // Every game goes to PREFIX.jsonl as it ends, so a stopped curve resumes where it stopped.
+    let games_log = path("jsonl");
+    let (log, finished) = open_log(Some(&games_log), args.quiet)?;
+    let curve = games::dispatch(
+        &plan.game.clone(),
+        CurveVisitor {
+            plan: &plan,
+            quiet: args.quiet,
+            log,
+            finished,
+        },
+    )
+    .map_err(|e| e.to_string())?
+    .map_err(|e| log_error(Some(&games_log), e))?;
+    println!(
+        "{}: {} at each budget vs {} and vs half its budget, {} deals per match, seed {}",
+        curve.game, curve.agent, curve.reference, args.deals, args.seed
+    );
+    print!("{}", to_table(&curve));
     let write = |p: PathBuf, text: String| {
         std::fs::write(&p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))
     };
@@ -207,10 +244,11 @@ pub fn run(args: &CurveArgs) -> Result<(), String> {
     let title = format!("{}: {} (seed {})", curve.game, curve.agent, curve.seed);
     curve_svg(&curve, &title, &path("svg"))?;
     println!(
-        "wrote {}, {}, {}",
+        "wrote {}, {}, {} (the games: {})",
         path("csv").display(),
         path("json").display(),
-        path("svg").display()
+        path("svg").display(),
+        games_log.display()
     );
     Ok(())
 }

@@ -233,7 +233,7 @@ pub type LogWriter = JsonlWriter<BufWriter<File>>;
 
 /// Opens `--out` to continue it: its finished games (not played again) and the writer that
 /// appends the new ones. A run stopped mid-write is reported on stderr, never an error.
-fn open_log(
+pub(crate) fn open_log(
     out: Option<&Path>,
     quiet: bool,
 ) -> Result<(Option<LogWriter>, Vec<GameRecord>), String> {
@@ -255,7 +255,7 @@ fn open_log(
 }
 
 /// Names the log when a resumed game does not fit the command.
-fn log_error(out: Option<&Path>, e: String) -> String {
+pub(crate) fn log_error(out: Option<&Path>, e: String) -> String {
     match out {
         Some(p) if e.starts_with("logged ") => {
             format!("{}: {e} (give another --out to start afresh)", p.display())

@@ -10,7 +10,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::runner::{MatchConfig, MatchObserver, MatchReport, run_match};
+use super::runner::{
+    GameRecord, MatchConfig, MatchObserver, MatchReport, agents_spec, run_match_resuming,
+};
 use super::seating::Lineup;
 use super::stats::{Tally, Z95, elo_of};
 use crate::games::GameDef;
@@ -240,19 +242,51 @@ pub fn fit(points: &[CurvePoint]) -> (Option<Gain>, Option<Gain>) {
     (weighted_slope(&vs_ref), weighted_mean(&vs_half))
 }
 
+/// The agents of every match of the plan, as a game log names them (`agent_a`, `agent_b`).
+fn logged_pairs<G: GameDef>(plan: &CurvePlan) -> Vec<(String, String)> {
+    let mut pairs = Vec::new();
+    for &rung in &plan.rungs {
+        let a = agents_spec::<G>(&at_rung(&plan.agent, rung));
+        pairs.push((a.clone(), agents_spec::<G>(&plan.reference)));
+        if plan.against_half {
+            pairs.push((a, agents_spec::<G>(&at_rung(&plan.agent, rung.half()))));
+        }
+    }
+    pairs
+}
+
 /// Runs the plan; `observer` sees every game of every match, and `progress(rung, label)` is
-/// called as each match starts. Stops early (returning the rungs finished) if the stop signal
-/// is raised.
+/// called as each match starts. `finished` are games a stopped run of the same plan logged
+/// (not played again; a game of any other plan is an error). Stops early (returning the rungs
+/// finished) if the stop signal is raised.
 pub fn run_curve<G: GameDef>(
     plan: &CurvePlan,
     config: &G::Config,
+    finished: Vec<GameRecord>,
     observer: &mut dyn MatchObserver,
     progress: &mut dyn FnMut(usize, &str),
 ) -> Result<Curve, String> {
+    let pairs = logged_pairs::<G>(plan);
+    let mut resumed: Vec<Vec<GameRecord>> = vec![Vec::new(); pairs.len()];
+    for (k, r) in finished.into_iter().enumerate() {
+        let pair = (r.agent_a.clone(), r.agent_b.clone());
+        match pairs.iter().position(|p| *p == pair) {
+            Some(m) => resumed[m].push(r),
+            None => {
+                return Err(format!(
+                    "logged game {} ({} vs {}) is not a game of this curve's matches",
+                    k + 1,
+                    r.agent_a,
+                    r.agent_b
+                ));
+            }
+        }
+    }
+    let mut resumed = resumed.into_iter();
     let mut points = Vec::new();
     for (i, &rung) in plan.rungs.iter().enumerate() {
         let agent = at_rung(&plan.agent, rung);
-        let play = |b: Spec, observer: &mut dyn MatchObserver| {
+        let mut play = |b: Spec, observer: &mut dyn MatchObserver| {
             let cfg = MatchConfig {
                 game: plan.game.clone(),
                 a: agent.clone(),
@@ -267,7 +301,9 @@ pub fn run_curve<G: GameDef>(
                 sprt: None,
                 stop: plan.stop.clone(),
             };
-            run_match::<G>(&cfg, config, observer)
+            // The plan's matches come in the order `logged_pairs` lists them.
+            let finished = resumed.next().unwrap_or_default();
+            run_match_resuming::<G>(&cfg, config, finished, observer)
         };
         progress(i, &format!("{} vs reference", rung.describe()));
         let vs_reference = play(plan.reference.clone(), observer)?;

@@ -177,6 +177,83 @@ fn curve_writes_one_row_per_budget_and_a_fit() {
 }
 
 #[test]
+fn a_stopped_curve_resumes_from_its_games_log() {
+    let dir = std::env::temp_dir().join(format!("cardsearch-curve-resume-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let prefix = dir.join("c");
+    let prefix = prefix.to_str().unwrap();
+    let curve = |agent: &str| {
+        cardsearch(&[
+            "curve",
+            "--game",
+            "tricks",
+            "--agent",
+            agent,
+            "--reference",
+            "random",
+            "--iterations",
+            "8,32",
+            "--deals",
+            "6",
+            "--quiet",
+            "--out",
+            prefix,
+        ])
+    };
+    let first = curve("ismcts");
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let log = format!("{prefix}.jsonl");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let games: Vec<&str> = text.lines().collect();
+    // Two budgets, each against the reference and against half the budget: 4 matches of 6
+    // deals with both seatings.
+    assert_eq!(games.len(), 4 * 6 * 2);
+    // A run stopped in the third match, killed while writing a game.
+    let kept = games[..29].join("\n") + "\n" + &games[29][..40];
+    std::fs::write(&log, kept).unwrap();
+    let again = curve("ismcts");
+    assert!(
+        again.status.success(),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&again.stdout),
+        String::from_utf8_lossy(&first.stdout),
+        "a resumed curve is the uninterrupted one"
+    );
+    // The same games, but for how long each move took.
+    let untimed = |line: &str| {
+        let mut game: serde_json::Value = serde_json::from_str(line).unwrap();
+        for mv in game["moves"].as_array_mut().unwrap() {
+            mv.as_object_mut().unwrap().remove("micros");
+        }
+        game.to_string()
+    };
+    let mut resumed: Vec<String> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(untimed)
+        .collect();
+    let mut all: Vec<String> = games.iter().map(|g| untimed(g)).collect();
+    // Games in flight at once may end in another order; the set is the same.
+    resumed.sort();
+    all.sort();
+    assert_eq!(resumed, all);
+    // The log of another curve is not taken for this one's.
+    let other = curve("ismcts:c=0.5");
+    let stderr = String::from_utf8_lossy(&other.stderr);
+    assert!(!other.status.success());
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("not a game of this curve"), "{stderr}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn curve_rejects_bad_ladders() {
     assert_clean_error(&["curve", "--iterations", "1000,lots", "--quiet"], "lots");
     assert_clean_error(&["curve", "--iterations", "0", "--quiet"], "0");
