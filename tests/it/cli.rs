@@ -136,17 +136,14 @@ fn scale_rejects_bad_modes_and_thread_counts() {
     assert_clean_error(&["scale", "--threads", "two", "--quiet"], "two");
 }
 
-#[test]
-fn curve_writes_one_row_per_budget_and_a_fit() {
-    let dir = std::env::temp_dir().join(format!("cardsearch-curve-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let prefix = dir.join("c");
-    let out = cardsearch(&[
+/// A two-rung Tricks curve of `agent` against random play, 6 deals, written to `prefix`.
+fn small_curve(agent: &str, prefix: &str) -> Output {
+    cardsearch(&[
         "curve",
         "--game",
         "tricks",
         "--agent",
-        "ismcts",
+        agent,
         "--reference",
         "random",
         "--iterations",
@@ -155,8 +152,16 @@ fn curve_writes_one_row_per_budget_and_a_fit() {
         "6",
         "--quiet",
         "--out",
-        prefix.to_str().unwrap(),
-    ]);
+        prefix,
+    ])
+}
+
+#[test]
+fn curve_writes_one_row_per_budget_and_a_fit() {
+    let dir = std::env::temp_dir().join(format!("cardsearch-curve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let prefix = dir.join("c");
+    let out = small_curve("ismcts", prefix.to_str().unwrap());
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -182,24 +187,7 @@ fn a_stopped_curve_resumes_from_its_games_log() {
     std::fs::create_dir_all(&dir).unwrap();
     let prefix = dir.join("c");
     let prefix = prefix.to_str().unwrap();
-    let curve = |agent: &str| {
-        cardsearch(&[
-            "curve",
-            "--game",
-            "tricks",
-            "--agent",
-            agent,
-            "--reference",
-            "random",
-            "--iterations",
-            "8,32",
-            "--deals",
-            "6",
-            "--quiet",
-            "--out",
-            prefix,
-        ])
-    };
+    let curve = |agent: &str| small_curve(agent, prefix);
     let first = curve("ismcts");
     assert!(
         first.status.success(),
