@@ -14,7 +14,7 @@ use crate::harness::curve::{Curve, CurvePlan, Rung, run_curve, to_csv, to_table}
 use crate::harness::plot::curve_svg;
 use crate::harness::runner::{GameRecord, MatchObserver};
 
-use super::series::{LogWriter, log_error, open_log};
+use super::series::{GameLog, LogWriter, log_error, open_log};
 use crate::limits;
 use crate::spec::Spec;
 
@@ -74,19 +74,12 @@ struct Progress {
     /// Matches started so far (the current one included), set as each starts.
     started: Arc<AtomicU64>,
     matches: u64,
-    log: Option<LogWriter>,
-    /// The first error writing the log, if any.
-    error: Option<String>,
+    log: GameLog,
 }
 
 impl MatchObserver for Progress {
     fn game_finished(&mut self, record: &GameRecord, report: &MatchReport, done: u64, total: u64) {
-        if let Some(log) = &mut self.log
-            && let Err(e) = log.write(record)
-        {
-            self.error
-                .get_or_insert(format!("cannot write game log: {e}"));
-        }
+        self.log.write(record);
         // Every match of a plan has the same number of games.
         self.bar.set_length(self.matches * total);
         self.bar
@@ -136,8 +129,7 @@ impl GameVisitor for CurveVisitor<'_> {
             bar: bar.clone(),
             started: started.clone(),
             matches,
-            log: self.log,
-            error: None,
+            log: GameLog::new(self.log),
         };
         let curve = run_curve::<G>(
             self.plan,
@@ -150,10 +142,9 @@ impl GameVisitor for CurveVisitor<'_> {
             },
         );
         bar.finish_and_clear();
-        match progress.error {
-            Some(e) => Err(e),
-            None => curve,
-        }
+        // As for matches: a game that could not be logged is reported before anything else.
+        progress.log.finish()?;
+        curve
     }
 }
 

@@ -166,11 +166,39 @@ pub fn budget(iterations: Option<u64>, time_ms: Option<u64>) -> Result<Budget, S
     })
 }
 
+/// The JSON-lines log new games are appended to, keeping the first write error for the end
+/// (a game must not be lost silently, nor stop the games in flight).
+pub struct GameLog {
+    out: Option<LogWriter>,
+    error: Option<String>,
+}
+
+impl GameLog {
+    /// A log writing to `out` (nothing when `None`).
+    pub fn new(out: Option<LogWriter>) -> GameLog {
+        GameLog { out, error: None }
+    }
+
+    /// Appends `record`.
+    pub fn write(&mut self, record: &GameRecord) {
+        if let Some(out) = &mut self.out
+            && let Err(e) = out.write(record)
+        {
+            self.error
+                .get_or_insert(format!("cannot write game log: {e}"));
+        }
+    }
+
+    /// The first error writing the log, if any.
+    pub fn finish(self) -> Result<(), String> {
+        self.error.map_or(Ok(()), Err)
+    }
+}
+
 /// Progress bar and JSON-lines log of a running match or tournament.
 pub struct Console {
     bar: ProgressBar,
-    out: Option<LogWriter>,
-    error: Option<String>,
+    log: GameLog,
     label: bool,
 }
 
@@ -192,8 +220,7 @@ impl Console {
         );
         Console {
             bar,
-            out,
-            error: None,
+            log: GameLog::new(out),
             label,
         }
     }
@@ -201,18 +228,13 @@ impl Console {
     /// Clears the bar; the first error writing the log, if any.
     pub fn finish(self) -> Result<(), String> {
         self.bar.finish_and_clear();
-        self.error.map_or(Ok(()), Err)
+        self.log.finish()
     }
 }
 
 impl MatchObserver for Console {
     fn game_finished(&mut self, record: &GameRecord, report: &MatchReport, done: u64, total: u64) {
-        if let Some(out) = &mut self.out
-            && let Err(e) = out.write(record)
-        {
-            self.error
-                .get_or_insert(format!("cannot write game log: {e}"));
-        }
+        self.log.write(record);
         self.bar.set_length(total);
         self.bar.set_position(done);
         let (lo, hi) = report.tally.interval();
