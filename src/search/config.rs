@@ -651,7 +651,7 @@ mod tests {
             ("ismcts:playout=epic:m=2", "takes only n="),
             ("ismcts:playout=random:n=2", "playout=random:n=2"),
             ("ismcts:playout=nast,policy=boltzmann", "policy=boltzmann"),
-            ("ismcts:playout=nast,policy=gibbs:tau=-1", "above 0"),
+            ("ismcts:playout=nast,policy=gibbs:tau=-1", "at least 0.01"),
         ] {
             let e = parse(text).unwrap_err();
             assert!(e.0.contains(needle), "{text}: {e}");

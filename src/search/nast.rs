@@ -43,7 +43,7 @@ const NONE: u8 = MOVES as u8;
 const SEATS: usize = crate::game::MAX_SEATS;
 /// Positions within a trick EPIC tells apart (later positions share the last).
 const POSITIONS: usize = 4;
-/// Slots of a hashed table (n >= 3): 3 MB, reset before each search.
+/// Slots of a hashed table (n >= 3): 5 MB with their keys, reset before each search.
 const HASH_SLOTS: usize = 1 << 18;
 /// Slots a hashed lookup probes before it gives up (the n-gram then counts as unseen and its
 /// update is dropped: a full table loses statistics, never correctness).
@@ -81,6 +81,9 @@ impl Policy {
     pub const DEFAULT: Policy = Policy::Gibbs { tau: 1.0 };
     /// Default Gibbs temperature.
     pub const DEFAULT_TAU: f64 = 1.0;
+    /// The lowest Gibbs temperature: a weight `exp((mean − 1) / tau)` is then at least
+    /// `exp(−100)`, far from underflow (below it, every weight could round to 0).
+    pub const MIN_TAU: f64 = 0.01;
     /// Default ε of ε-greedy.
     pub const DEFAULT_EPSILON: f64 = 0.2;
     /// Default UCB1 constant.
@@ -112,7 +115,12 @@ impl Policy {
             };
         match name {
             "gibbs" => Ok(Policy::Gibbs {
-                tau: value("tau", Self::DEFAULT_TAU, |x| x > 0.0, "above 0")?,
+                tau: value(
+                    "tau",
+                    Self::DEFAULT_TAU,
+                    |x| x >= Self::MIN_TAU,
+                    "at least 0.01",
+                )?,
             }),
             "egreedy" => Ok(Policy::EGreedy {
                 epsilon: value(
@@ -131,29 +139,45 @@ impl Policy {
         }
     }
 
+    /// The weight the statistics `s` give their move under this policy, before any
+    /// normalisation: Gibbs `exp((mean − 1) / tau)` (at most 1, as means are at most 1, so no
+    /// overflow at any temperature), the mean otherwise. The tables store it beside the
+    /// statistics whenever they change ([`NgramStats`]), so a playout step reads one weight per
+    /// legal move instead of dividing, and for Gibbs exponentiating, per legal move: a move's
+    /// statistics change once an iteration but are read at every step that offers the move.
+    #[inline]
+    pub fn value(self, s: Stat) -> f64 {
+        match self {
+            Policy::Gibbs { tau } => ((s.mean() - UNSEEN_MEAN) / tau).exp(),
+            Policy::Roulette | Policy::EGreedy { .. } | Policy::Ucb1 { .. } => s.mean(),
+        }
+    }
+
     /// Writes each move's selection weight into `weights` (as many as `stats`) and returns
     /// their sum: the policy's distribution, unnormalised. A zero sum means uniform.
-    #[inline]
     pub fn weights(self, stats: &[Stat], weights: &mut [f64]) -> f64 {
-        let weights = &mut weights[..stats.len()];
-        let best = stats.iter().map(|s| s.mean()).fold(f64::MIN, f64::max);
+        let mut found = [Candidate::default(); MOVES];
+        for (c, &s) in found.iter_mut().zip(stats) {
+            *c = Candidate::of(self, s);
+        }
+        self.candidate_weights(&found[..stats.len()], weights)
+    }
+
+    /// [`Policy::weights`] from the candidates' stored values.
+    fn candidate_weights(self, found: &[Candidate], weights: &mut [f64]) -> f64 {
+        let weights = &mut weights[..found.len()];
         match self {
-            Policy::Gibbs { tau } => {
-                // Shifted by the best mean so no exponent is positive: no overflow at small tau.
-                for (w, s) in weights.iter_mut().zip(stats) {
-                    *w = ((s.mean() - best) / tau).exp();
-                }
-            }
-            Policy::Roulette => {
-                for (w, s) in weights.iter_mut().zip(stats) {
-                    *w = s.mean().max(0.0);
+            Policy::Gibbs { .. } | Policy::Roulette => {
+                for (w, c) in weights.iter_mut().zip(found) {
+                    *w = c.value.max(0.0);
                 }
             }
             Policy::EGreedy { epsilon } => {
-                let top = stats.iter().filter(|s| s.mean() == best).count();
-                let rest = stats.len() - top;
-                for (w, s) in weights.iter_mut().zip(stats) {
-                    *w = match (rest, s.mean() == best) {
+                let best = found.iter().map(|c| c.value).fold(f64::MIN, f64::max);
+                let top = found.iter().filter(|c| c.value == best).count();
+                let rest = found.len() - top;
+                for (w, c) in weights.iter_mut().zip(found) {
+                    *w = match (rest, c.value == best) {
                         (0, _) => 1.0,
                         (_, true) => (1.0 - epsilon) / top as f64,
                         (_, false) => epsilon / rest as f64,
@@ -161,18 +185,22 @@ impl Policy {
                 }
             }
             Policy::Ucb1 { c } => {
-                let total: u64 = stats.iter().map(|s| u64::from(s.count)).sum();
+                let total: u64 = found.iter().map(|s| u64::from(s.count)).sum();
                 let ln_total = (total.max(1) as f64).ln();
-                let score = |s: &Stat| {
+                let score = |s: &Candidate| {
                     if s.count == 0 {
                         f64::INFINITY
                     } else {
-                        s.mean() + c * (ln_total / f64::from(s.count)).sqrt()
+                        s.value + c * (ln_total / f64::from(s.count)).sqrt()
                     }
                 };
-                let top = stats.iter().map(score).fold(f64::MIN, f64::max);
-                for (w, s) in weights.iter_mut().zip(stats) {
-                    *w = if score(s) == top { 1.0 } else { 0.0 };
+                let mut top = f64::MIN;
+                for (w, s) in weights.iter_mut().zip(found) {
+                    *w = score(s);
+                    top = top.max(*w);
+                }
+                for w in weights.iter_mut() {
+                    *w = if *w == top { 1.0 } else { 0.0 };
                 }
             }
         }
@@ -180,25 +208,84 @@ impl Policy {
     }
 
     /// Draws an index into `stats` with the policy's probabilities; `stats` must not be empty.
-    #[inline]
     pub fn choose(self, stats: &[Stat], rng: &mut Rng) -> usize {
-        let mut weights = [0.0; MOVES];
-        let total = self.weights(stats, &mut weights);
-        if total <= 0.0 || !total.is_finite() {
-            return crate::cards::random_below(rng, stats.len() as u32) as usize;
+        let mut found = [Candidate::default(); MOVES];
+        for (c, &s) in found.iter_mut().zip(stats) {
+            *c = Candidate::of(self, s);
         }
-        let mut u = unit_f64(rng) * total;
-        for (i, &w) in weights[..stats.len()].iter().enumerate() {
-            if u < w {
-                return i;
+        self.choose_candidate(&found[..stats.len()], rng)
+    }
+
+    /// [`Policy::choose`] from the candidates' stored values: the playout's step.
+    #[inline]
+    fn choose_candidate(self, found: &[Candidate], rng: &mut Rng) -> usize {
+        match self {
+            // The weights are the stored values: sample straight from them, no weight buffer.
+            Policy::Gibbs { .. } | Policy::Roulette => {
+                let total: f64 = found.iter().map(|c| c.value.max(0.0)).sum();
+                sample(
+                    found.iter().map(|c| c.value.max(0.0)),
+                    total,
+                    found.len(),
+                    rng,
+                )
             }
-            u -= w;
+            Policy::EGreedy { .. } | Policy::Ucb1 { .. } => {
+                let mut weights = [0.0; MOVES];
+                let total = self.candidate_weights(found, &mut weights);
+                sample(
+                    weights[..found.len()].iter().copied(),
+                    total,
+                    found.len(),
+                    rng,
+                )
+            }
         }
-        // Rounding left `u` at or past the last weight: the last move with any weight.
-        weights[..stats.len()]
-            .iter()
-            .rposition(|&w| w > 0.0)
-            .unwrap_or(0)
+    }
+}
+
+/// Draws an index with probability proportional to `weights` (`len` of them, summing to
+/// `total`); uniformly when the total is zero or not finite.
+#[inline]
+fn sample(
+    weights: impl Iterator<Item = f64> + Clone,
+    total: f64,
+    len: usize,
+    rng: &mut Rng,
+) -> usize {
+    if total <= 0.0 || !total.is_finite() {
+        return crate::cards::random_below(rng, len as u32) as usize;
+    }
+    let mut u = unit_f64(rng) * total;
+    let mut last = 0;
+    for (i, w) in weights.enumerate() {
+        if u < w {
+            return i;
+        }
+        u -= w;
+        if w > 0.0 {
+            last = i;
+        }
+    }
+    // Rounding left `u` at or past the last weight: the last move with any weight.
+    last
+}
+
+/// What a playout step reads of one legal move's n-gram: its count (UCB1's exploration) and
+/// the policy's stored weight of its statistics ([`Policy::value`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct Candidate {
+    count: u32,
+    value: f64,
+}
+
+impl Candidate {
+    #[inline]
+    fn of(policy: Policy, s: Stat) -> Candidate {
+        Candidate {
+            count: s.count,
+            value: policy.value(s),
+        }
     }
 }
 
@@ -339,35 +426,51 @@ struct Context {
     before: [u8; MAX_N as usize - 1],
 }
 
+/// One n-gram's cell: its statistics ([`Stat::pack`]) and the policy's weight of them
+/// ([`Policy::value`], as `f64` bits), side by side in one 16-byte line share. The two are
+/// stored one after the other, so a reader on another thread may pair a weight with the
+/// statistics of the update before: like a lost update, a bounded bias in a rollout policy.
+#[derive(Debug, Default)]
+#[repr(align(16))]
+struct Cell {
+    stat: AtomicU64,
+    value: AtomicU64,
+}
+
 /// The n-gram statistics of one search, per seat, shared by its threads.
 #[derive(Debug)]
 pub struct NgramStats {
     config: Ngrams,
-    /// n <= 2: one slot per (seat, position, previous move, move).
-    dense: Box<[AtomicU64]>,
-    /// n >= 3: open addressing, a key (0: empty) and its statistics per slot.
+    /// n <= 2: one cell per (seat, position, previous move, move).
+    dense: Box<[Cell]>,
+    /// n >= 3: open addressing, a key (0: empty) and its cell per slot.
     keys: Box<[AtomicU32]>,
-    values: Box<[AtomicU64]>,
+    values: Box<[Cell]>,
+    /// The policy's weight of an n-gram never seen.
+    unseen: f64,
 }
 
 impl NgramStats {
-    /// Empty statistics for `config`, sized for it: dense tables for n <= 2 (NAST n=2: 133 KB;
-    /// EPIC n=2: 532 KB), a hashed table of 3 MB above.
+    /// Empty statistics for `config`, sized for it: dense tables for n <= 2 (NAST n=2: 266 KB;
+    /// EPIC n=2: 1 MB), a hashed table of 5 MB above.
     pub fn new(config: Ngrams) -> NgramStats {
-        let atomics64 = |n: usize| (0..n).map(|_| AtomicU64::new(0)).collect();
+        let cells = |n: usize| (0..n).map(|_| Cell::default()).collect();
         let (dense, slots) = if config.n <= 2 {
             let positions = if config.episodic { POSITIONS } else { 1 };
             let contexts = if config.n == 2 { MOVES + 1 } else { 1 };
-            (atomics64(SEATS * positions * contexts * MOVES), 0)
+            (cells(SEATS * positions * contexts * MOVES), 0)
         } else {
-            (atomics64(0), HASH_SLOTS)
+            (cells(0), HASH_SLOTS)
         };
-        NgramStats {
+        let stats = NgramStats {
             config,
             dense,
             keys: (0..slots).map(|_| AtomicU32::new(0)).collect(),
-            values: atomics64(slots),
-        }
+            values: cells(slots),
+            unseen: config.policy.value(Stat::default()),
+        };
+        stats.reset();
+        stats
     }
 
     /// The settings the statistics are for.
@@ -381,24 +484,26 @@ impl NgramStats {
         self.dense
             .iter()
             .chain(self.values.iter())
-            .map(|a| u64::from(Stat::unpack(a.load(Relaxed)).count))
+            .map(|a| u64::from(Stat::unpack(a.stat.load(Relaxed)).count))
             .sum()
     }
 
     /// Forgets every statistic (before each search; not while one runs).
     pub fn reset(&self) {
+        let unseen = self.unseen.to_bits();
         for a in self.dense.iter().chain(self.values.iter()) {
-            a.store(0, Relaxed);
+            a.stat.store(0, Relaxed);
+            a.value.store(unseen, Relaxed);
         }
         for k in self.keys.iter() {
             k.store(0, Relaxed);
         }
     }
 
-    /// The context of the next move, at `seat` and trick position `pos`, after the moves of
-    /// `log`.
+    /// The context of the next move, at `seat` and trick position `pos`, after the moves
+    /// `before` (oldest first).
     #[inline]
-    fn context(&self, log: &MoveLog, seat: u8, pos: u8) -> Context {
+    fn context(&self, before_moves: &[Logged], seat: u8, pos: u8) -> Context {
         let n = self.config.n as usize;
         let mut before = [NONE; MAX_N as usize - 1];
         // EPIC looks back only within the trick: `pos` moves of it came before.
@@ -407,8 +512,8 @@ impl NgramStats {
         } else {
             n - 1
         };
-        for (k, b) in before.iter_mut().enumerate().take(reach.min(log.len)) {
-            *b = log.moves[log.len - 1 - k].bit;
+        for (b, m) in before.iter_mut().zip(before_moves.iter().rev()).take(reach) {
+            *b = m.bit;
         }
         Context {
             seat,
@@ -464,19 +569,42 @@ impl NgramStats {
         None
     }
 
-    /// The statistics of `ctx` followed by `bit`.
+    /// The cell of `ctx` followed by `bit` (`base` from [`Self::dense_base`] for n <= 2);
+    /// `None` for an n-gram the hashed table has not seen.
     #[inline]
-    fn get(&self, ctx: Context, base: usize, bit: u8) -> Stat {
-        let word = if self.config.n <= 2 {
-            self.dense[base + bit as usize].load(Relaxed)
+    fn cell(&self, ctx: Context, base: usize, bit: u8) -> Option<&Cell> {
+        if self.config.n <= 2 {
+            Some(&self.dense[base + bit as usize])
         } else {
             self.slot(Self::key(ctx, bit), false)
-                .map_or(0, |i| self.values[i].load(Relaxed))
-        };
-        Stat::unpack(word)
+                .map(|i| &self.values[i])
+        }
     }
 
-    /// Adds one play with reward `reward` to `ctx` followed by `bit`.
+    /// The statistics of `ctx` followed by `bit`.
+    #[cfg(test)]
+    fn get(&self, ctx: Context, base: usize, bit: u8) -> Stat {
+        self.cell(ctx, base, bit)
+            .map_or(Stat::default(), |c| Stat::unpack(c.stat.load(Relaxed)))
+    }
+
+    /// What a playout step reads of `ctx` followed by `bit`.
+    #[inline]
+    fn candidate(&self, ctx: Context, base: usize, bit: u8) -> Candidate {
+        match self.cell(ctx, base, bit) {
+            Some(c) => Candidate {
+                count: Stat::unpack(c.stat.load(Relaxed)).count,
+                value: f64::from_bits(c.value.load(Relaxed)),
+            },
+            None => Candidate {
+                count: 0,
+                value: self.unseen,
+            },
+        }
+    }
+
+    /// Adds one play with reward `reward` to `ctx` followed by `bit`, and stores the policy's
+    /// new weight of it.
     #[inline]
     fn add(&self, ctx: Context, bit: u8, reward: f64) {
         let cell = if self.config.n <= 2 {
@@ -488,23 +616,31 @@ impl NgramStats {
             }
         };
         // Load and store, not an atomic add: see the module comment.
-        let mut s = Stat::unpack(cell.load(Relaxed));
+        let mut s = Stat::unpack(cell.stat.load(Relaxed));
         s.count = s.count.saturating_add(1);
         s.total += reward;
-        cell.store(s.pack(), Relaxed);
+        // What the playouts will read: the total as stored (an f32), not as summed here.
+        let s = Stat::unpack(s.pack());
+        cell.stat.store(s.pack(), Relaxed);
+        cell.value
+            .store(self.config.policy.value(s).to_bits(), Relaxed);
     }
 
-    /// The statistics of the n-grams each legal move (`bits`, lowest first) would complete
-    /// after `log` in `state`, written to `out`; returns how many.
+    /// What a playout step reads of the n-grams each legal move (`bits`, lowest first) would
+    /// complete after `log` in `state`, written to `out`; returns how many.
     #[inline]
     fn candidates<G: Game, K: MoveMask>(
         &self,
         state: &G,
         log: &MoveLog,
         bits: K,
-        out: &mut [Stat],
+        out: &mut [Candidate],
     ) -> usize {
-        let ctx = self.context(log, state.current_seat() as u8, trick_position(state));
+        let ctx = self.context(
+            &log.moves[..log.len],
+            state.current_seat() as u8,
+            trick_position(state),
+        );
         let base = if self.config.n <= 2 {
             self.dense_base(ctx)
         } else {
@@ -513,7 +649,7 @@ impl NgramStats {
         let mut k = 0;
         let mut rest = bits;
         while let Some(bit) = rest.pop_lowest() {
-            out[k] = self.get(ctx, base, bit as u8);
+            out[k] = self.candidate(ctx, base, bit as u8);
             k += 1;
         }
         k
@@ -523,14 +659,9 @@ impl NgramStats {
     /// it played, each for the seat that made its last move.
     #[inline]
     pub fn record(&self, log: &MoveLog, rewards: &Rewards, reward: RewardFn) {
-        let mut prefix = MoveLog {
-            len: 0,
-            moves: log.moves,
-        };
-        for i in 0..log.len {
-            let m = log.moves[i];
-            prefix.len = i;
-            let ctx = self.context(&prefix, m.seat, m.pos);
+        let moves = &log.moves[..log.len];
+        for (i, m) in moves.iter().enumerate() {
+            let ctx = self.context(&moves[..i], m.seat, m.pos);
             self.add(ctx, m.bit, reward.to_unit(rewards[m.seat as usize]));
         }
     }
@@ -541,7 +672,7 @@ impl NgramStats {
 #[inline]
 pub fn playout<G: Game>(state: &mut G, rng: &mut Rng, stats: &NgramStats, log: &mut MoveLog) {
     let policy = stats.config.policy;
-    let mut found = [Stat::default(); MOVES];
+    let mut found = [Candidate::default(); MOVES];
     while !state.is_terminal() {
         let moves = state.legal_moves();
         let bits = moves.bits();
@@ -549,7 +680,7 @@ pub fn playout<G: Game>(state: &mut G, rng: &mut Rng, stats: &NgramStats, log: &
             bits.select(0)
         } else {
             let k = stats.candidates(state, log, bits, &mut found);
-            let i = policy.choose(&found[..k], rng);
+            let i = policy.choose_candidate(&found[..k], rng);
             bits.select(i as u32)
         };
         log.push(state, bit);
@@ -684,7 +815,8 @@ mod tests {
         }
         for (bad, needle) in [
             ("softmax", "not one of"),
-            ("gibbs:tau=0", "above 0"),
+            ("gibbs:tau=0", "at least 0.01"),
+            ("gibbs:tau=0.001", "at least 0.01"),
             ("gibbs:c=1", "only tau="),
             ("egreedy:epsilon=1.5", "from 0 to 1"),
             ("ucb1:c=x", "not a number"),
@@ -794,6 +926,65 @@ mod tests {
             }
             // Another seat's n-gram with the same moves is another statistic.
             assert_eq!(stat_of(&stats, 1, 0, &[], 0).count, 0, "n={n}");
+        }
+    }
+
+    #[test]
+    fn stored_weights_are_the_policys_weights_of_the_stored_statistics() {
+        // Playouts read the weight kept beside each statistic; it must be what the policy
+        // computes from the statistic itself, before any update and after several, for every
+        // policy and both table kinds (dense n=2, hashed n=3).
+        for policy in [
+            Policy::Gibbs { tau: 0.3 },
+            Policy::Roulette,
+            Policy::EGreedy { epsilon: 0.2 },
+            Policy::Ucb1 { c: 0.7 },
+        ] {
+            for n in [2, 3] {
+                let stats = NgramStats::new(Ngrams {
+                    n,
+                    policy,
+                    episodic: false,
+                });
+                let check = |before: &[u8], bit: u8| {
+                    let mut b = [NONE; MAX_N as usize - 1];
+                    b[..before.len()].copy_from_slice(before);
+                    let ctx = Context {
+                        seat: 1,
+                        pos: 0,
+                        before: b,
+                    };
+                    let base = if n <= 2 { stats.dense_base(ctx) } else { 0 };
+                    let c = stats.candidate(ctx, base, bit);
+                    let s = stats.get(ctx, base, bit);
+                    assert_eq!(c.count, s.count, "{policy} n={n}");
+                    assert_eq!(c.value, policy.value(s), "{policy} n={n}");
+                    s
+                };
+                assert_eq!(check(&[1, 0], 2).count, 0);
+                stats.record(
+                    &log_of(&[0, 1, 2, 1]),
+                    &[0.0, 1.0, 0.0, 0.0],
+                    RewardFn::PositiveWinLoss,
+                );
+                stats.record(
+                    &log_of(&[0, 1, 2, 1]),
+                    &[1.0, 0.0, 0.0, 0.0],
+                    RewardFn::PositiveWinLoss,
+                );
+                stats.record(
+                    &log_of(&[2, 1, 2, 1]),
+                    &[0.0, 1.0, 0.0, 0.0],
+                    RewardFn::PositiveWinLoss,
+                );
+                // Seat 1's move 1 after 2: played in all three games (twice in the third),
+                // won in the first and third. With n=3 only where 1 came before the 2: the
+                // last move of each game, won twice.
+                let s = check(&[2, 1], 1);
+                let want = if n == 2 { (4, 3.0) } else { (3, 2.0) };
+                assert_eq!((s.count, s.total), want, "{policy} n={n}");
+                assert_eq!(check(&[1, 0], 2).count, 0);
+            }
         }
     }
 
