@@ -168,7 +168,20 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
         };
         if self.hybrid {
             let solver = &mut self.solver;
+            let inference = self.searcher.config().inference;
+            let (observer, history) = (view.observer(), view.history());
             let decision = match (&sampled, view.true_state_cheating()) {
+                // With inference on, each deal counts by how well it explains the others'
+                // plays: the endgame's means are over the posterior of the deals.
+                (Some(s), _) if inference.is_on() => hybrid::decide_weighted(
+                    &endgame,
+                    solver,
+                    &s.sampler,
+                    |deal: &G| inference::likelihood(deal, observer, history, inference.epsilon),
+                    &legal,
+                    &budget,
+                    rng,
+                ),
                 (Some(s), _) => hybrid::decide(&endgame, solver, &s.sampler, &legal, &budget, rng),
                 // The cheating baseline solves the true state: perfect play.
                 (None, Some(truth)) => {

@@ -20,6 +20,11 @@
 //! default ε = 0.5 keeps an unexplained play from ruling a deal out (the others are searchers,
 //! not the rule). Games that cannot rewind (draws, passes) or list their rule's choices, and
 //! histories with a move the observer did not see, are searched uniformly as before.
+//!
+//! The exact endgame (`endgame=`) uses the same model without resampling: it solves every
+//! deal of the information set (or a uniform sample of them) and counts each by its
+//! [`likelihood`], so its means are over the posterior of the deals
+//! ([`crate::solver::hybrid::decide_weighted`]).
 
 use std::fmt;
 
@@ -52,7 +57,8 @@ pub const OPT_INFER: OptionDoc = OptionDoc {
     default: "0",
     help: "ismcts: weight N candidate deals per decision by how well they explain the others' \
            plays under the game's heuristic rule, and search determinizations drawn from them \
-           (0 off; games that can rewind a deal: sueca, hearts without passing)",
+           (0 off; games that can rewind a deal: sueca, hearts without passing); with \
+           endgame=, the solver's deals count by the same likelihood",
 };
 /// The `infer_eps` option.
 pub const OPT_INFER_EPS: OptionDoc = OptionDoc {
@@ -178,6 +184,18 @@ pub fn log_likelihood<G: HiddenInfo>(
         state.play(mv);
     }
     Some(log)
+}
+
+/// A deal's weight under the opponent model: the likelihood of the others' plays in it
+/// (`exp` of [`log_likelihood`]), or 1 for every deal when the game cannot replay its deals.
+/// Never 0 while `epsilon` is above 0: every play keeps the model's random-move share.
+pub fn likelihood<G: HiddenInfo>(
+    deal: &G,
+    observer: Seat,
+    history: &[Seen<G::Move>],
+    epsilon: f64,
+) -> f64 {
+    log_likelihood(deal, observer, history, epsilon).map_or(1.0, f64::exp)
 }
 
 /// The inferred sampler of one decision: `config.candidates` deals from `uniform`, weighted by

@@ -169,7 +169,7 @@ impl EndgameConfig {
     }
 }
 
-/// Totals of one legal move over the deals solved.
+/// Totals of one legal move over the deals solved, each deal counted by its weight.
 #[derive(Clone, Copy, Debug)]
 struct Tally<M> {
     mv: M,
@@ -187,6 +187,25 @@ pub fn decide<G: Game, S: DealSampler<G>>(
     config: &EndgameConfig,
     solver: &mut Option<Solver>,
     sampler: &S,
+    legal: &G::Moves,
+    budget: &Budget,
+    rng: &mut Rng,
+) -> Option<Decision<G::Move>> {
+    decide_weighted(config, solver, sampler, |_| 1.0, legal, budget, rng)
+}
+
+/// [`decide`] with each deal counted by `weight` instead of equally: with the likelihood of
+/// the others' plays in that deal under an opponent model
+/// ([`crate::search::inference::likelihood`]), the means are over the posterior of the deals
+/// rather than over the information set's deals alike (the way card-play programs for bridge
+/// and Skat combine inference with their double-dummy solvers). Sampled deals are weighted the
+/// same way (importance sampling from the uniform sampler). Weights that sum to zero leave the
+/// decision to the tree (`None`).
+pub fn decide_weighted<G: Game, S: DealSampler<G>>(
+    config: &EndgameConfig,
+    solver: &mut Option<Solver>,
+    sampler: &S,
+    weight: impl Fn(&G) -> f64,
     legal: &G::Moves,
     budget: &Budget,
     rng: &mut Rng,
@@ -213,12 +232,15 @@ pub fn decide<G: Game, S: DealSampler<G>>(
         .collect();
     let mut values: Vec<MoveValue<G::Move>> = Vec::with_capacity(tallies.len());
     let mut solved = 0u64;
+    let mut total_weight = 0.0;
     let mut has_reward = true;
     let mut solve = |state: G| {
+        let w = weight(&state);
         if ops.move_values(solver, &state, &mut values).is_err() {
             return;
         }
         solved += 1;
+        total_weight += w;
         // (reward, value) of each move in this deal; a hand holds at most 13 moves.
         let mut scores = [(0.0, 0.0); 16];
         let mut best = (f64::NEG_INFINITY, f64::NEG_INFINITY);
@@ -227,8 +249,8 @@ pub fn decide<G: Game, S: DealSampler<G>>(
             let reward = ops.reward_of(&state, mv.value);
             has_reward &= reward.is_some();
             *score = (reward.unwrap_or(0.0), mv.value as f64);
-            t.reward += score.0;
-            t.value += score.1;
+            t.reward += w * score.0;
+            t.value += w * score.1;
             if *score > best {
                 best = *score;
             }
@@ -236,7 +258,7 @@ pub fn decide<G: Game, S: DealSampler<G>>(
         let winners = scores.iter().filter(|&&s| s == best).count() as f64;
         for (t, &s) in tallies.iter_mut().zip(&scores) {
             if s == best {
-                t.votes += 1.0 / winners;
+                t.votes += w / winners;
             }
         }
     };
@@ -256,10 +278,12 @@ pub fn decide<G: Game, S: DealSampler<G>>(
             solve(sampler.sample(rng));
         }
     }
-    if solved == 0 {
+    // No deal solved, or weights that say nothing (all zero: every deal ruled out, which an
+    // opponent model with a random-move share cannot do): leave the decision to the tree.
+    if solved == 0 || !(total_weight > 0.0 && total_weight.is_finite()) {
         return None;
     }
-    let n = solved as f64;
+    let n = total_weight;
     let key = |t: &Tally<G::Move>| match config.pick {
         Pick::Mean => (t.reward / n, t.value / n, 0.0),
         Pick::Vote => (t.votes, t.reward / n, t.value / n),
@@ -283,7 +307,8 @@ pub fn decide<G: Game, S: DealSampler<G>>(
                 } else {
                     t.value / n
                 },
-                votes: t.votes.round() as u64,
+                // Votes in deals' worth: the deals that voted, when every weight is 1.
+                votes: (t.votes * solved as f64 / n).round() as u64,
             }
         })
         .collect::<Vec<_>>();

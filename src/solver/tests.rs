@@ -216,8 +216,18 @@ fn bisca_with_stock_counts_its_orders() {
     }
 }
 
+/// A weight for each deal that varies from deal to deal (1 to 4, from a hash of the deal's
+/// `Debug` text): for checking weighted means.
+fn uneven_weight<G: std::fmt::Debug>(deal: &G) -> f64 {
+    use std::hash::{DefaultHasher, Hash, Hasher};
+    let mut h = DefaultHasher::new();
+    format!("{deal:?}").hash(&mut h);
+    1.0 + (h.finish() % 4) as f64
+}
+
 /// The hybrid's statistics, worked out from their definition: every deal of the information
-/// set, every legal move's exact value by plain minimax, the mean reward (and value).
+/// set, every legal move's exact value by plain minimax, the mean reward (and value); and the
+/// same means with each deal counted by a weight.
 fn hybrid_matches_definition<G: GameDef + Solvable>(
     config: &G::Config,
     lo: usize,
@@ -248,32 +258,55 @@ fn hybrid_matches_definition<G: GameDef + Solvable>(
             &mut rng,
         )
         .expect("in the endgame");
+        let weighted = hybrid::decide_weighted(
+            &cfg,
+            &mut solver,
+            &sampler,
+            uneven_weight::<G>,
+            &legal,
+            &Budget::iterations(1),
+            &mut rng,
+        )
+        .expect("in the endgame");
         let mut sums: Vec<(G::Move, f64, f64)> =
             legal.to_vec().into_iter().map(|m| (m, 0.0, 0.0)).collect();
-        let mut deals = 0u64;
+        let mut weighted_sums = sums.clone();
+        let (mut deals, mut total_weight) = (0u64, 0.0);
         sampler.for_each_state(&mut |s| {
             deals += 1;
-            for (sum, mv) in sums.iter_mut().zip(reference::move_values(&s)) {
+            let w = uneven_weight(&s);
+            total_weight += w;
+            for ((sum, ws), mv) in sums
+                .iter_mut()
+                .zip(weighted_sums.iter_mut())
+                .zip(reference::move_values(&s))
+            {
                 assert_eq!(sum.0, mv.mv);
-                sum.1 += s.reward_of(mv.value).unwrap_or(0.0);
-                sum.2 += mv.value as f64;
+                let reward = s.reward_of(mv.value).unwrap_or(0.0);
+                (sum.1, sum.2) = (sum.1 + reward, sum.2 + mv.value as f64);
+                (ws.1, ws.2) = (ws.1 + w * reward, ws.2 + w * mv.value as f64);
             }
         });
-        assert_eq!(d.iterations, deals);
         let has_reward = g.reward_of(0).is_some();
-        for child in &d.children {
-            let (_, reward, value) = sums.iter().find(|s| s.0 == child.mv).unwrap();
-            let mean = if has_reward { reward } else { value } / deals as f64;
-            assert!((child.mean - mean).abs() < 1e-9, "{g:?} {:?}", child.mv);
-            assert_eq!(child.visits, deals);
+        for (d, sums, n) in [
+            (&d, &sums, deals as f64),
+            (&weighted, &weighted_sums, total_weight),
+        ] {
+            assert_eq!(d.iterations, deals);
+            for child in &d.children {
+                let (_, reward, value) = sums.iter().find(|s| s.0 == child.mv).unwrap();
+                let mean = if has_reward { reward } else { value } / n;
+                assert!((child.mean - mean).abs() < 1e-9, "{g:?} {:?}", child.mv);
+                assert_eq!(child.visits, deals);
+            }
+            let key = |s: &(G::Move, f64, f64)| (s.1, s.2);
+            let best = sums
+                .iter()
+                .map(key)
+                .fold((f64::MIN, f64::MIN), |a, b| if b > a { b } else { a });
+            let chosen = sums.iter().find(|s| s.0 == d.mv).unwrap();
+            assert_eq!(key(chosen), best, "{g:?}");
         }
-        let key = |s: &(G::Move, f64, f64)| (s.1, s.2);
-        let best = sums
-            .iter()
-            .map(key)
-            .fold((f64::MIN, f64::MIN), |a, b| if b > a { b } else { a });
-        let chosen = sums.iter().find(|s| s.0 == d.mv).unwrap();
-        assert_eq!(key(chosen), best, "{g:?}");
         checked += 1;
     }
 }
