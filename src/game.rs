@@ -444,6 +444,11 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn next_move_seen_by(&self, _seat: Seat) -> bool {
         true
     }
+    /// The search options this game's `preset=strong` sets on top of the general preset
+    /// ([`crate::search::config::STRONG_PRESET`]), as comma-separated `key=value` words: the
+    /// settings measured strongest in this game (docs/results.md). Options given beside the
+    /// preset override both. Empty (the default): the general preset alone.
+    const STRONG_PRESET: &'static str = "";
     /// The exact solver of this game's perfect-information positions
     /// ([`crate::solver`]), if it has one; `None` (the default) for games without.
     fn exact() -> Option<&'static dyn crate::solver::Endgame<Self>> {

@@ -132,6 +132,19 @@ impl Spec {
         }
     }
 
+    /// Marks as read every option of this spec that `copy` (a copy of it, perhaps with options
+    /// added, such as a preset's) has read, so that [`Spec::finish`] on this spec accepts what
+    /// was read through the copy.
+    pub fn mark_read_from(&self, copy: &Spec) {
+        let theirs = copy.used.lock().expect("spec lock").clone();
+        let mut mine = self.used.lock().expect("spec lock");
+        for (i, (key, _)) in self.options.iter().enumerate() {
+            if let Some(j) = copy.options.iter().position(|(k, _)| k == key) {
+                mine[i] |= theirs[j];
+            }
+        }
+    }
+
     /// Errors if any option was never read: it is unknown to this agent or game.
     pub fn finish(&self) -> Result<(), SpecError> {
         let used = self.used.lock().expect("spec lock");

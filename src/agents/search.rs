@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use super::{Agent, AgentError, AgentInfo, Decision};
 use crate::game::{HiddenInfo, MoveSet, PerfectInformation, Rng, Seat, View};
-use crate::search::config::{MO_ISMCTS_OPTIONS, PIMC_OPTIONS, SEARCH_OPTIONS};
+use crate::search::config::{self, MO_ISMCTS_OPTIONS, PIMC_OPTIONS, SEARCH_OPTIONS};
 use crate::search::worlds::Fixed;
 use crate::search::{
     Algorithm, Budget, Sampled, SearchConfig, SearchError, SearchResult, Searcher, Worlds,
@@ -101,7 +101,10 @@ impl<G: HiddenInfo> SearchAgent<G> {
 
     /// Reads the agent's options from `spec` (the caller checks for unknown options).
     pub fn from_spec(spec: &Spec, algorithm: Algorithm) -> Result<SearchAgent<G>, SpecError> {
-        SearchAgent::new(SearchConfig::from_spec(spec, algorithm)?)
+        let expanded = config::with_preset(spec, G::STRONG_PRESET, algorithm)?;
+        let config = SearchConfig::from_spec(&expanded, algorithm);
+        spec.mark_read_from(&expanded);
+        SearchAgent::new(config?)
     }
 
     /// The configuration.

@@ -114,10 +114,43 @@ pub use crate::limits::MAX_THREADS;
 
 /// Default exploration constant, as in the note.
 pub const DEFAULT_C: f64 = 0.7;
-/// The reward of `preset=strong`: win first, then margin. Against positive win or loss at equal
-/// iterations it wins as often and takes 6–7.5 more card points a game in Sueca and Bisca (match
-/// units too, in Sueca at 1,000 iterations); docs/results.md.
+/// The reward of the general `preset=strong`: win first, then margin. Against positive win or
+/// loss it wins as often and takes 6–8 more card points a game in Sueca (a quarter of a match
+/// unit at equal time) and about one penalty point a deal fewer in Hearts; docs/results.md.
 pub const STRONG_REWARD: RewardFn = RewardFn::Mix { weight: 0.3 };
+/// The options of the general `preset=strong`, for games that name none of their own
+/// ([`crate::game::Game::STRONG_PRESET`] adds to or replaces these).
+pub const STRONG_PRESET: &str = "reward=mix:w=0.3";
+
+/// `spec` with the options of `preset=strong` filled in where it gives none: first the game's
+/// own (`game_preset`, [`crate::game::Game::STRONG_PRESET`]), then the general
+/// [`STRONG_PRESET`]. Playout options are left out for MO-ISMCTS, which has no NAST. Without
+/// `preset=strong`, `spec` as it is.
+pub fn with_preset(
+    spec: &Spec,
+    game_preset: &str,
+    algorithm: Algorithm,
+) -> Result<Spec, SpecError> {
+    if spec.choice("preset", &["none", "strong"], "none")? != "strong" {
+        return Ok(spec.clone());
+    }
+    let mut out = spec.clone();
+    for word in [game_preset, STRONG_PRESET]
+        .iter()
+        .flat_map(|p| p.split(','))
+        .filter(|w| !w.is_empty())
+    {
+        let (key, value) = word
+            .split_once('=')
+            .ok_or_else(|| SpecError(format!("preset=strong: `{word}` is not key=value")))?;
+        let playout_option = key == "playout" || key == "policy";
+        if out.has(key) || (algorithm == Algorithm::MoIsmcts && playout_option) {
+            continue;
+        }
+        out.set(key, value);
+    }
+    Ok(out)
+}
 /// Default number of PIMC determinizations.
 pub const DEFAULT_DETS: u32 = 20;
 /// Default virtual loss per thread.
@@ -195,9 +228,9 @@ const OPT_EPSILON: OptionDoc = OptionDoc {
 const OPT_PRESET: OptionDoc = OptionDoc {
     key: "preset",
     default: "none",
-    help: "none | strong: the strongest measured settings as defaults (today reward=mix:w=0.3, \
-           the reward with which more iterations buy strength; docs/results.md); options given \
-           beside it override it",
+    help: "none | strong: the strongest measured settings per game as defaults (Bisca: \
+           playout=nast,policy=ucb1,reward=pwl; other games: reward=mix:w=0.3, win first, then \
+           margin; docs/results.md); options given beside it override it",
 };
 const OPT_REWARD: OptionDoc = OptionDoc {
     key: "reward",
@@ -383,8 +416,17 @@ impl SearchConfig {
         }
     }
 
-    /// Reads the options of `spec` for `algorithm` (the caller checks for unknown options).
+    /// Reads the options of `spec` for `algorithm`, with the general `preset=strong` where it
+    /// asks for it (the caller checks for unknown options).
     pub fn from_spec(spec: &Spec, algorithm: Algorithm) -> Result<SearchConfig, SpecError> {
+        let expanded = with_preset(spec, "", algorithm)?;
+        let config = SearchConfig::read(&expanded, algorithm);
+        spec.mark_read_from(&expanded);
+        config
+    }
+
+    /// Reads the options of `spec` for `algorithm`, presets already applied.
+    fn read(spec: &Spec, algorithm: Algorithm) -> Result<SearchConfig, SpecError> {
         let err = |msg: String| SpecError(format!("{}: {msg}", spec.name));
         let algorithm = match algorithm {
             Algorithm::Pimc { .. } => {
@@ -396,9 +438,7 @@ impl SearchConfig {
             other => other,
         };
         let c = exploration_from_spec(spec, DEFAULT_C)?;
-        let preset = spec.choice("preset", &["none", "strong"], "none")?;
         let reward = match spec.raw("reward") {
-            None if preset == "strong" => STRONG_REWARD,
             None => RewardFn::PositiveWinLoss,
             Some(text) => RewardFn::parse(text).map_err(err)?,
         };

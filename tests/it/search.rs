@@ -585,3 +585,41 @@ fn a_panic_in_a_locked_tree_search_ends_the_search_instead_of_hanging_it() {
     // Every search reached its panic (100,000 iterations play far more than 2,000 moves).
     assert_eq!(caught, (50..2000).step_by(37).count() as u32);
 }
+
+#[test]
+fn the_strong_preset_is_chosen_per_game_and_yields_to_given_options() {
+    use cardsearch::games::{Bisca, Hearts, Sueca};
+    // What each game's preset=strong resolves to, as the agent reports its settings.
+    let settings = |spec: String| spec.split_once(':').unwrap().1.to_string();
+    let bisca = settings(agent::<Bisca>("ismcts:preset=strong").spec());
+    assert!(
+        bisca.contains("playout=nast:n=2,policy=ucb1") && bisca.contains("reward=pwl"),
+        "{bisca}"
+    );
+    for sueca_or_hearts in [
+        settings(agent::<Sueca>("ismcts:preset=strong").spec()),
+        settings(agent::<Hearts>("pimc:preset=strong").spec()),
+    ] {
+        assert!(
+            sueca_or_hearts.contains("playout=random")
+                && sueca_or_hearts.contains("reward=mix:w=0.3"),
+            "{sueca_or_hearts}"
+        );
+    }
+    // Options beside the preset win; MO-ISMCTS, which has no NAST, keeps the rest of Bisca's.
+    let mixed = settings(agent::<Bisca>("ismcts:preset=strong,reward=mix:w=0.5").spec());
+    assert!(
+        mixed.contains("policy=ucb1") && mixed.contains("reward=mix:w=0.5"),
+        "{mixed}"
+    );
+    let mo = settings(agent::<Bisca>("mo-ismcts:preset=strong").spec());
+    assert!(
+        mo.contains("playout=random") && mo.contains("reward=pwl"),
+        "{mo}"
+    );
+    // An unknown option beside the preset is still an error.
+    let err = agents::build::<Bisca>(&"ismcts:preset=strong,bogus=1".parse::<Spec>().unwrap())
+        .err()
+        .expect("bogus is not an option");
+    assert!(err.to_string().contains("unknown option bogus"), "{err}");
+}
