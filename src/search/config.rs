@@ -114,12 +114,11 @@ pub use crate::limits::MAX_THREADS;
 
 /// Default exploration constant, as in the note.
 pub const DEFAULT_C: f64 = 0.7;
-/// The reward of the general `preset=strong`: win first, then margin. Against positive win or
-/// loss it wins as often and takes 6–8 more card points a game in Sueca (a quarter of a match
-/// unit at equal time) and about one penalty point a deal fewer in Hearts; docs/results.md.
-pub const STRONG_REWARD: RewardFn = RewardFn::Mix { weight: 0.3 };
 /// The options of the general `preset=strong`, for games that name none of their own
-/// ([`crate::game::Game::STRONG_PRESET`] adds to or replaces these).
+/// ([`crate::game::Game::STRONG_PRESET`] adds to or replaces these): the win-then-margin
+/// reward. Against positive win or loss it wins as often and takes 6–8 more card points a game
+/// in Sueca (a quarter of a match unit at equal time) and about one penalty point a deal fewer
+/// in Hearts; docs/results.md.
 pub const STRONG_PRESET: &str = "reward=mix:w=0.3";
 
 /// `spec` with the options of `preset=strong` filled in where it gives none: first the game's
@@ -635,7 +634,7 @@ mod tests {
         assert_eq!(cfg.c, 0.7);
         assert_eq!(
             parse("ismcts:preset=strong").unwrap().rollout.reward,
-            STRONG_REWARD
+            RewardFn::Mix { weight: 0.3 }
         );
         assert_eq!(
             parse("ismcts:preset=strong,reward=sd")
