@@ -235,10 +235,10 @@ pub fn decide_weighted<G: Game, S: DealSampler<G>>(
     let mut total_weight = 0.0;
     let mut has_reward = true;
     let mut solve = |state: G| {
-        let w = weight(&state);
         if ops.move_values(solver, &state, &mut values).is_err() {
             return;
         }
+        let w = weight(&state);
         solved += 1;
         total_weight += w;
         // (reward, value) of each move in this deal; a hand holds at most 13 moves.
