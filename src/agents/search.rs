@@ -3,11 +3,12 @@
 use std::time::Instant;
 
 use super::{Agent, AgentError, AgentInfo, Decision};
-use crate::game::{HiddenInfo, MoveSet, PerfectInformation, Rng, Seat, View};
+use crate::game::{HiddenInfo, MoveSet, PerfectInformation, Rng, Seat, Seen, View};
 use crate::search::config::{self, MO_ISMCTS_OPTIONS, PIMC_OPTIONS, SEARCH_OPTIONS};
+use crate::search::graft::{KeptTree, find_path};
 use crate::search::worlds::Fixed;
 use crate::search::{
-    Algorithm, Budget, Sampled, SearchConfig, SearchError, SearchResult, Searcher, Worlds,
+    Algorithm, Budget, Graft, Sampled, SearchConfig, SearchError, SearchResult, Searcher, Worlds,
     inference, ismcts, pimc, uct,
 };
 use crate::solver::Solver;
@@ -53,6 +54,11 @@ pub struct SearchAgent<G: HiddenInfo> {
     /// Its exact solver's table: made at the first endgame decision, dropped by
     /// [`Agent::release_memory`] (megabytes an idle engine need not hold).
     solver: Option<Solver>,
+    /// Tree reuse (`reuse=true`): the seat and the moves so far when the last search began,
+    /// which say how to walk from its root to the position of the next decision.
+    last_search: Option<(Seat, Vec<Seen<G::Move>>)>,
+    /// The subtree of the last search kept for the next one.
+    kept: KeptTree<G::Move>,
 }
 
 impl<G: HiddenInfo> std::fmt::Debug for SearchAgent<G> {
@@ -96,6 +102,8 @@ impl<G: HiddenInfo> SearchAgent<G> {
             searcher,
             hybrid,
             solver: None,
+            last_search: None,
+            kept: KeptTree::default(),
         })
     }
 
@@ -110,6 +118,38 @@ impl<G: HiddenInfo> SearchAgent<G> {
     /// The configuration.
     pub fn config(&self) -> &SearchConfig {
         self.searcher.config()
+    }
+
+    /// Keeps the last search's subtree below the moves played since, when this decision
+    /// continues that search's game: the same seat, its moves so far a continuation of the
+    /// last search's, every move since seen by the seat and in the tree. False otherwise (the
+    /// search then starts afresh).
+    fn keep_subtree(&mut self, view: &View<'_, G>) -> bool {
+        let Some((seat, before)) = &self.last_search else {
+            return false;
+        };
+        let now = view.history();
+        let continues = *seat == view.observer()
+            && now.len() > before.len()
+            && now[..before.len()] == before[..]
+            // The first move since is the seat's own, from the last search's root.
+            && now[before.len()].0 == *seat;
+        if !continues {
+            return false;
+        }
+        // Once per decision, not per iteration.
+        let mut path = Vec::with_capacity(now.len() - before.len());
+        for &(_, mv) in &now[before.len()..] {
+            let Some(mv) = mv else {
+                // A move the seat did not see: the tree cannot be followed through it.
+                return false;
+            };
+            path.push(mv);
+        }
+        let Some(tree) = self.searcher.trees().first() else {
+            return false;
+        };
+        find_path(tree, &path).is_some_and(|node| self.kept.keep(tree, node))
     }
 }
 
@@ -126,6 +166,9 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
     fn release_memory(&mut self) {
         self.searcher.release_memory();
         self.solver = None;
+        // The next search starts afresh.
+        self.kept.release_memory();
+        self.last_search = None;
     }
 
     fn search_trees(&self) -> Option<&[crate::search::Tree<G::Move>]> {
@@ -198,6 +241,9 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
                 return Ok(d);
             }
         }
+        // Tree reuse: the last search's subtree below the moves played since, if it has one.
+        let reused = self.searcher.config().reuse && self.keep_subtree(&view);
+        let graft = if reused { self.kept.kept() } else { None }.map(|kept| (kept, legal.bits()));
         let result = match algorithm {
             Algorithm::Ismcts | Algorithm::MoIsmcts => {
                 // MO-ISMCTS draws its worlds as SO-ISMCTS does; the searcher keeps its trees.
@@ -219,9 +265,25 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
                             sampler: pool,
                             observer,
                         };
-                        run_ismcts(&mut self.searcher, worlds, leaf, observer, &budget, rng)
+                        run_ismcts(
+                            &mut self.searcher,
+                            worlds,
+                            leaf,
+                            observer,
+                            &budget,
+                            rng,
+                            graft,
+                        )
                     }
-                    None => run_ismcts(&mut self.searcher, worlds, leaf, observer, &budget, rng),
+                    None => run_ismcts(
+                        &mut self.searcher,
+                        worlds,
+                        leaf,
+                        observer,
+                        &budget,
+                        rng,
+                        graft,
+                    ),
                 }
             }
             Algorithm::Uct => {
@@ -231,7 +293,8 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
                     uct::worlds_cheating(&view)
                         .ok_or_else(|| AgentError::NeedsTrueState(Agent::<G>::spec(self)))?
                 };
-                self.searcher.run(&worlds, &budget.charged_from(start), rng)
+                self.searcher
+                    .run_grafted(&worlds, &budget.charged_from(start), rng, graft)
             }
             Algorithm::Pimc { dets, .. } => {
                 let worlds = pimc::worlds(&view, dets, rng)?;
@@ -246,6 +309,9 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
         }
         // No child at all only when the budget allowed no iteration: any legal move will do.
         let mv = children.first().map_or_else(|| legal.random(rng), |c| c.mv);
+        if self.searcher.config().reuse {
+            self.last_search = Some((view.observer(), view.history().to_vec()));
+        }
         Ok(Decision {
             mv,
             iterations: result.iterations,
@@ -258,7 +324,7 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
 }
 
 /// Runs ISMCTS over `worlds`, with the solver as the playout from leaves with at most `leaf`
-/// cards left when given.
+/// cards left when given, from a kept subtree when given (tree reuse).
 fn run_ismcts<G: HiddenInfo, W: Worlds<G>>(
     searcher: &mut Searcher<G::Move>,
     worlds: W,
@@ -266,6 +332,7 @@ fn run_ismcts<G: HiddenInfo, W: Worlds<G>>(
     observer: Seat,
     budget: &Budget,
     rng: &mut Rng,
+    graft: Option<Graft<'_, G::Move>>,
 ) -> Result<SearchResult<G::Move>, SearchError> {
     match leaf {
         Some(below) => {
@@ -274,8 +341,132 @@ fn run_ismcts<G: HiddenInfo, W: Worlds<G>>(
                 below,
                 root: observer as u8,
             };
-            searcher.run(&worlds, budget, rng)
+            searcher.run_grafted(&worlds, budget, rng, graft)
         }
-        None => searcher.run(&worlds, budget, rng),
+        None => searcher.run_grafted(&worlds, budget, rng, graft),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Game, rng_from_seed};
+    use crate::games::{Bisca, GameDef, Sueca};
+
+    fn agent<G: HiddenInfo>(text: &str) -> SearchAgent<G> {
+        let spec: Spec = text.parse().unwrap();
+        let agent = SearchAgent::from_spec(&spec, Algorithm::Ismcts).unwrap();
+        spec.finish().unwrap();
+        agent
+    }
+
+    fn root_visits<M>(d: &Decision<M>) -> u64 {
+        d.children.iter().map(|c| c.visits).sum()
+    }
+
+    /// A state with the moves that led to it as seen, and the moves since the agent's decision.
+    type Round<G> = (G, Vec<Seen<<G as Game>::Move>>, Vec<<G as Game>::Move>);
+
+    /// A game of `name` in which `agent` decides at the first move, then the others play the
+    /// moves its tree explored most (so the tree has the position reached), until the agent's
+    /// seat is to move again. Returns the state, the moves as seen, and the moves since the
+    /// agent's decision.
+    fn one_round<G: GameDef>(
+        name: &str,
+        agent: &mut SearchAgent<G>,
+        seed: u64,
+        budget: &Budget,
+    ) -> Round<G> {
+        let config = G::config(&name.parse().unwrap()).unwrap();
+        let mut rng = rng_from_seed(seed);
+        let mut state = G::new_game(&config, &mut rng);
+        let me = state.current_seat();
+        let first = agent
+            .choose(View::new(&state, me), budget.clone(), &mut rng)
+            .unwrap();
+        assert_eq!(
+            root_visits(&first),
+            first.iterations,
+            "nothing to reuse at first"
+        );
+        let (mut seen, mut path) = (vec![(me, Some(first.mv))], vec![first.mv]);
+        state.play(first.mv);
+        while state.current_seat() != me {
+            let tree = &agent.searcher.trees()[0];
+            let node = find_path(tree, &path).expect("the tree has the moves so far");
+            let legal = state.legal_moves();
+            let (_, most) = tree
+                .children(node)
+                .filter(|(_, n)| legal.contains(n.mv()))
+                .max_by_key(|(_, n)| n.visits())
+                .expect("the tree explored a legal move here");
+            let mv = most.mv();
+            seen.push((state.current_seat(), Some(mv)));
+            path.push(mv);
+            state.play(mv);
+        }
+        (state, seen, path)
+    }
+
+    /// The second decision of `spec`'s agent in a game of `name` starts from the subtree below
+    /// the moves played since the first: its root holds exactly the kept visits of the moves
+    /// legal now plus its own iterations. Without the moves since (one hidden, or none given),
+    /// or with reuse off, it holds its own iterations only. False, having tested nothing, when
+    /// the tree had nothing below the moves played.
+    fn reuses<G: GameDef>(name: &str, spec: &str, seed: u64) -> bool {
+        let budget = Budget::iterations(3000);
+        let mut on = agent::<G>(spec);
+        let (state, seen, path) = one_round(name, &mut on, seed, &budget);
+        let tree = &on.searcher.trees()[0];
+        let node = find_path(tree, &path).unwrap();
+        let legal = state.legal_moves();
+        let kept: u64 = tree
+            .children(node)
+            .filter(|(_, n)| legal.contains(n.mv()))
+            .map(|(_, n)| n.visits() as u64)
+            .sum();
+        if kept == 0 {
+            // The others' moves led to a leaf of the last tree (likelier when threads race):
+            // nothing to keep, so nothing to test on this deal.
+            return false;
+        }
+        let me = state.current_seat();
+        let mut rng = rng_from_seed(1);
+        let view = View::new(&state, me).with_history(&seen);
+        let second = on.choose(view, budget.clone(), &mut rng).unwrap();
+        assert_eq!(
+            root_visits(&second),
+            second.iterations + kept,
+            "{name} {spec}"
+        );
+
+        let mut hidden = seen.clone();
+        hidden[1].1 = None;
+        for history in [&hidden[..], &[]] {
+            let mut again = agent::<G>(spec);
+            one_round(name, &mut again, seed, &budget);
+            let view = View::new(&state, me).with_history(history);
+            let d = again.choose(view, budget.clone(), &mut rng).unwrap();
+            assert_eq!(root_visits(&d), d.iterations, "{name} {spec}");
+        }
+        let mut off = agent::<G>("ismcts");
+        let (state, seen, _) = one_round(name, &mut off, seed, &budget);
+        let view = View::new(&state, state.current_seat()).with_history(&seen);
+        let d = off.choose(view, budget, &mut rng).unwrap();
+        assert_eq!(root_visits(&d), d.iterations, "{name} off");
+        true
+    }
+
+    #[test]
+    fn a_reused_search_starts_from_the_subtree_below_the_moves_played() {
+        // Bisca: the old tree guessed at the card the seat has drawn since; the root keeps only
+        // the moves legal now. Two seats, so the kept node is two plies down.
+        // Seeded sequential searches are the same every run; with two threads the tree differs,
+        // so the first of a few deals where the moves played stay inside the tree is tested.
+        assert!(reuses::<Bisca>("bisca", "ismcts:reuse=true", 5));
+        let tree = "ismcts:reuse=true,parallel=tree,threads=2";
+        assert!((0..10).any(|seed| reuses::<Bisca>("bisca", tree, seed)));
+        // Sueca: a whole round of four moves down.
+        assert!(reuses::<Sueca>("sueca", "ismcts:reuse=true", 5));
     }
 }

@@ -107,6 +107,8 @@ pub struct SearchConfig {
     pub rollout: Rollout,
     /// Inference over the others' plays (`infer`, `infer_eps`; ISMCTS).
     pub inference: InferenceConfig,
+    /// Tree reuse between decisions (`reuse`; ISMCTS and UCT, one tree per search).
+    pub reuse: bool,
 }
 
 /// The most threads a search accepts.
@@ -238,6 +240,13 @@ const OPT_REWARD: OptionDoc = OptionDoc {
            as 0..1) | mix:w=W ((1-W)*pwl + W*margin as 0..1)",
 };
 
+const OPT_REUSE: OptionDoc = OptionDoc {
+    key: "reuse",
+    default: "false",
+    help: "true: start each decision from the subtree of the last search below the moves played \
+           since (the thesis's sub-tree preservation; not with parallel=root)",
+};
+
 /// Options of the `ismcts` and `uct` agents.
 pub const SEARCH_OPTIONS: &[OptionDoc] = &[
     OPT_PRESET,
@@ -258,6 +267,7 @@ pub const SEARCH_OPTIONS: &[OptionDoc] = &[
     OPT_LEAF_SOLVE,
     OPT_INFER,
     OPT_INFER_EPS,
+    OPT_REUSE,
 ];
 
 /// Options of the `mo-ismcts` agent: those of `ismcts` but `leaf_solve`, `infer`, NAST and
@@ -412,6 +422,7 @@ impl SearchConfig {
             endgame: EndgameConfig::default(),
             rollout: Rollout::default(),
             inference: InferenceConfig::default(),
+            reuse: false,
         }
     }
 
@@ -536,6 +547,18 @@ impl SearchConfig {
         if inference.is_on() && algorithm != Algorithm::Ismcts {
             return Err(err("infer applies to ismcts only".into()));
         }
+        let reuse: bool = spec.get("reuse", false)?;
+        if reuse && !matches!(algorithm, Algorithm::Ismcts | Algorithm::Uct) {
+            // PIMC draws new worlds for every decision; MO-ISMCTS's trees follow each seat's
+            // view of the moves, which one path through one tree does not give.
+            return Err(err("reuse applies to ismcts and uct only".into()));
+        }
+        if reuse && parallel == Parallel::Root {
+            return Err(err(
+                "reuse is not supported with parallel=root (a tree per thread, merged at the end)"
+                    .into(),
+            ));
+        }
         Ok(SearchConfig {
             algorithm,
             c,
@@ -547,6 +570,7 @@ impl SearchConfig {
             endgame,
             rollout,
             inference,
+            reuse,
         })
     }
 
@@ -577,6 +601,10 @@ impl SearchConfig {
         }
         parts.extend(self.endgame.options_text());
         parts.extend(self.inference.options_text());
+        // Written only when on, so that the specs of earlier logs read the same.
+        if self.reuse {
+            parts.push("reuse=true".into());
+        }
         parts.join(",")
     }
 }
@@ -617,6 +645,8 @@ mod tests {
             "uct:playout=nast:n=4,policy=egreedy:epsilon=0.1",
             "ismcts:playout=epic,policy=gibbs:tau=0.5,parallel=leaf,threads=2",
             "pimc:endgame=thesis",
+            "ismcts:reuse=true,parallel=tree,threads=2",
+            "uct:reuse=true",
         ] {
             let cfg = parse(text).unwrap();
             let name = text.split(':').next().unwrap();
@@ -691,6 +721,12 @@ mod tests {
             ("ismcts:playout=random:n=2", "playout=random:n=2"),
             ("ismcts:playout=nast,policy=boltzmann", "policy=boltzmann"),
             ("ismcts:playout=nast,policy=gibbs:tau=-1", "at least 0.01"),
+            ("ismcts:reuse=yes", "reuse"),
+            ("pimc:reuse=true", "reuse applies to ismcts and uct only"),
+            (
+                "ismcts:reuse=true,parallel=root,threads=2",
+                "not supported with parallel=root",
+            ),
         ] {
             let e = parse(text).unwrap_err();
             assert!(e.0.contains(needle), "{text}: {e}");

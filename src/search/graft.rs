@@ -5,7 +5,13 @@
 //! starts from a freshly reset tree whose roots are the first nodes, and the copy is a fraction
 //! of the old tree (the part below one move of each side). Each copied node gets a children
 //! block sized by the same possible moves as its original, and its children are made in the
-//! order the original's were (their births, which break selection ties, stay in order).
+//! order the original's were (their births, which break selection ties, stay in order), with
+//! the original's visits, rewards and ISMCTS availability.
+//!
+//! [`KeptTree`] holds a subtree between two decisions: the searcher's arena is reset by the next
+//! search, so the subtree is copied out first and grafted back under the new root
+//! ([`super::Searcher::run_grafted`]). Nothing is reclaimed in place: the old tree is simply
+//! overwritten by the next search, so there is no pause to collect it.
 
 use super::tree::{Entry, NodeId, Slots, Tree};
 use crate::game::TreeMove;
@@ -23,16 +29,71 @@ pub(crate) fn find_path<M: TreeMove + PartialEq>(tree: &Tree<M>, moves: &[M]) ->
     Some(node)
 }
 
-/// Visits of a node.
-pub(crate) fn visits<M: TreeMove>(tree: &Tree<M>, id: NodeId) -> u32 {
-    tree.node(id).visits()
+/// A subtree kept from one search for the next (tree reuse), in an arena of its own.
+pub(crate) struct KeptTree<M: TreeMove> {
+    arena: Option<Tree<M>>,
+    /// The last `keep` kept a subtree (else the arena's content is stale).
+    held: bool,
+}
+
+impl<M: TreeMove> Default for KeptTree<M> {
+    fn default() -> Self {
+        KeptTree {
+            arena: None,
+            held: false,
+        }
+    }
+}
+
+impl<M: TreeMove + PartialEq> KeptTree<M> {
+    /// Keeps the subtree of `tree` below `node`, statistics and all, in place of anything kept
+    /// before. False, keeping nothing, when `node` was never visited or there is no memory for
+    /// the copy (the next search then starts afresh).
+    pub(crate) fn keep(&mut self, tree: &Tree<M>, node: NodeId) -> bool {
+        self.held = false;
+        if tree.node(node).visits() == 0 {
+            return false;
+        }
+        // The subtree is part of `tree`: an arena of that tree's size holds it.
+        let need = u64::from(tree.len()).max(2);
+        if self
+            .arena
+            .as_ref()
+            .is_none_or(|t| u64::from(t.capacity()) < need)
+        {
+            self.arena = None;
+            let Ok(arena) = Tree::new(need) else {
+                return false;
+            };
+            self.arena = Some(arena);
+        }
+        let arena = self.arena.as_mut().expect("made just above");
+        arena.reset(1);
+        let root = arena.root(0);
+        copy_subtree(tree, node, arena, root, None);
+        self.held = true;
+        true
+    }
+
+    /// The subtree the last [`KeptTree::keep`] kept, if it kept one.
+    pub(crate) fn kept(&self) -> Option<&Tree<M>> {
+        self.arena.as_ref().filter(|_| self.held)
+    }
+
+    /// Forgets the kept subtree and returns its arena's memory.
+    pub(crate) fn release_memory(&mut self) {
+        self.arena = None;
+        self.held = false;
+    }
 }
 
 /// Copies everything below `from` in `src` under `to` in `dst` (which must have no children
-/// yet), as far as `dst` has room, and adds `from`'s visits to `to`. `to`'s children block is
-/// sized by `keep`, and of `from`'s own children only those whose moves are in `keep` are
-/// copied (a root may allow fewer moves than the node it was); `None` keeps `from`'s own
-/// possible moves. Returns the nodes copied.
+/// yet), as far as `dst` has room, and adds `from`'s visits to `to`. Of `from`'s own children
+/// only those whose moves are in `keep` are copied (a root may allow fewer moves than the node
+/// it was); `None` keeps them all. Every block keeps its original's possible moves, so that a
+/// later walk finds room for every move it thinks possible (it thinks no more possible than
+/// when the block was made: it knows more now). Each copy has its original's visits, reward and availability (relative to
+/// its parent, as [`Tree::availability`] reads it). Returns the nodes copied.
 pub(crate) fn copy_subtree<M: TreeMove + PartialEq>(
     src: &Tree<M>,
     from: NodeId,
@@ -50,14 +111,15 @@ pub(crate) fn copy_subtree<M: TreeMove + PartialEq>(
         let Some(block) = src.block(src.node(s)) else {
             continue;
         };
-        let possible = match keep {
+        let possible = block.possible();
+        let wanted = match keep {
             Some(keep) if s == from => keep,
-            _ => block.possible(),
+            _ => possible,
         };
         kids.clear();
         kids.extend(
             src.children(s)
-                .filter(|(_, n)| possible.has(n.mv().bit()))
+                .filter(|(_, n)| wanted.has(n.mv().bit()))
                 .map(|(id, n)| (n.birth(), id)),
         );
         // In the order they were made, so that births keep their order.
@@ -70,6 +132,8 @@ pub(crate) fn copy_subtree<M: TreeMove + PartialEq>(
                 return copied;
             };
             t.update(id, n.visits(), n.reward(), Entry::Unmarked);
+            // A new child's availability is 1.
+            t.add_avail(t.node(id), src.availability(c, s).wrapping_sub(1));
             copied += 1;
             stack.push((c, id));
         }
@@ -81,7 +145,8 @@ pub(crate) fn copy_subtree<M: TreeMove + PartialEq>(
 mod tests {
     use super::*;
 
-    /// Makes the child for `mv` of `parent` (possible moves `possible`) with statistics.
+    /// Makes the child for `mv` of `parent` (possible moves `possible`) with statistics: its
+    /// availability is one more than its visits.
     fn grow(t: &mut Tree<u8>, parent: NodeId, mv: u8, possible: u64, visits: u32) -> NodeId {
         let t = t.exclusive();
         let id = t
@@ -96,6 +161,7 @@ mod tests {
             )
             .unwrap();
         t.update(id, visits, visits as f64 / 2.0, Entry::Unmarked);
+        t.add_avail(t.node(id), visits);
         id
     }
 
@@ -111,7 +177,10 @@ mod tests {
             let c = grow(&mut src, a, mv, below, mv as u32);
             grow(&mut src, c, 9, 1 << 9, 1);
         }
-        assert_eq!(find_path(&src, &[1, 6]).map(|id| visits(&src, id)), Some(6));
+        assert_eq!(
+            find_path(&src, &[1, 6]).map(|id| src.node(id).visits()),
+            Some(6)
+        );
         assert_eq!(find_path(&src, &[1, 8]), None);
 
         let mut dst = Tree::<u8>::new(64).unwrap();
@@ -120,13 +189,19 @@ mod tests {
         let copied = copy_subtree(&src, a, &mut dst, to, Some(below & !(1 << 6)));
         assert_eq!(copied, 4, "two children kept, each with its child");
         assert_eq!(dst.node(to).visits(), 10);
-        let stats = |t: &Tree<u8>, id| -> Vec<(u8, u32, f64, u8)> {
+        let stats = |t: &Tree<u8>, id| -> Vec<(u8, u32, f64, u8, u32)> {
             t.children(id)
-                .map(|(_, n)| (n.mv(), n.visits(), n.reward(), n.birth()))
+                .map(|(c, n)| {
+                    let avail = t.availability(c, id);
+                    (n.mv(), n.visits(), n.reward(), n.birth(), avail)
+                })
                 .collect()
         };
-        assert_eq!(stats(&dst, to), [(5, 5, 2.5, 1), (7, 7, 3.5, 0)]);
-        assert_eq!(find_path(&dst, &[7, 9]).map(|id| visits(&dst, id)), Some(1));
+        assert_eq!(stats(&dst, to), [(5, 5, 2.5, 1, 6), (7, 7, 3.5, 0, 8)]);
+        assert_eq!(
+            find_path(&dst, &[7, 9]).map(|id| dst.node(id).visits()),
+            Some(1)
+        );
 
         // Everything, with the node's own possible moves.
         let mut all = Tree::<u8>::new(64).unwrap();
@@ -134,6 +209,18 @@ mod tests {
         let to = all.root(0);
         assert_eq!(copy_subtree(&src, a, &mut all, to, None), 6);
         assert_eq!(stats(&all, to), stats(&src, a));
+
+        // From a root, whose children count availability relative to the root's passes.
+        src.exclusive().add_root_passes(root, 5);
+        assert_eq!(src.availability(a, root), 16);
+        let mut from_root = Tree::<u8>::new(64).unwrap();
+        from_root.reset(1);
+        let to = from_root.root(0);
+        assert_eq!(copy_subtree(&src, root, &mut from_root, to, None), 7);
+        assert_eq!(
+            from_root.availability(from_root.children(to).next().unwrap().0, to),
+            16
+        );
 
         // A small arena takes what fits: the root's block (a header and 4 slots) and its
         // first child's block (a header and a slot), no more.

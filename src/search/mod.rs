@@ -31,7 +31,7 @@ pub use config::{Algorithm, Parallel, SearchConfig};
 pub use nast::{Ngrams, Policy};
 pub use reward::RewardFn;
 pub use rollout::{Playout, Rollout};
-pub use searcher::{ChildStat, SearchError, SearchResult, Searcher};
+pub use searcher::{ChildStat, Graft, SearchError, SearchResult, Searcher};
 pub use tree::{NodeId, Tree};
 pub use worlds::{Fixed, Sampled, Worlds};
 

@@ -12,7 +12,7 @@ use super::rollout::{Playout, Roller};
 use super::tree::{Locked, Shared, Tree, TreeError};
 use super::walk::Ucb;
 use super::worlds::Worlds;
-use super::{leaf, parallel};
+use super::{graft, leaf, parallel};
 
 /// The capacity arenas start with, before the first search sizes them.
 const INITIAL_CAPACITY: u64 = 1 << 12;
@@ -75,6 +75,10 @@ pub enum SearchError {
     #[error("playout=nast and playout=epic need a game with at most 64 distinct moves")]
     NgramsTooWide,
 }
+
+/// A subtree kept from an earlier search, to graft under a new root, and the moves that root
+/// allows (tree reuse; see [`Searcher::run_grafted`]).
+pub type Graft<'a, M> = (&'a Tree<M>, <M as TreeMove>::Mask);
 
 /// Runs searches with one configuration, keeping its arenas and threads between decisions so
 /// a decision allocates nothing big.
@@ -167,8 +171,9 @@ impl<M: TreeMove + Eq + Send + Sync + 'static> Searcher<M> {
         (total / self.trees.len() as u64).clamp(1, Tree::<M>::MAX_CAPACITY as u64)
     }
 
-    /// Grows every arena to what a search with `budget` over `roots` roots can use.
-    fn size_arenas(&mut self, budget: &Budget, roots: u32) -> Result<(), TreeError> {
+    /// Grows every arena to what a search with `budget` over `roots` roots can use, plus
+    /// `extra` slots (a grafted subtree), within the cap.
+    fn size_arenas(&mut self, budget: &Budget, roots: u32, extra: u64) -> Result<(), TreeError> {
         let cap = self.cap_per_tree();
         let costs = arena_size::SlotCosts {
             iteration: Tree::<M>::MAX_SLOTS_PER_ITERATION,
@@ -185,6 +190,7 @@ impl<M: TreeMove + Eq + Send + Sync + 'static> Searcher<M> {
             costs,
             cap,
         );
+        let need = need.max(need.saturating_add(extra).min(cap));
         for tree in &mut self.trees {
             let capacity = tree.capacity() as u64;
             // Grown when too small; an explicit `max_nodes` below the current size is obeyed.
@@ -236,18 +242,19 @@ impl<M: TreeMove + Eq + Send + Sync + 'static> Searcher<M> {
         budget: &Budget,
         rng: &mut Rng,
     ) -> Result<SearchResult<M>, SearchError> {
-        self.run_seeded(worlds, budget, rng, |_| {})
+        self.run_grafted(worlds, budget, rng, None)
     }
 
-    /// [`Searcher::run`], with `seed` called on the freshly reset tree before the search starts
-    /// (to put back statistics kept from an earlier search: tree reuse). Only searches with one
-    /// tree are seeded; root parallelism's trees start empty.
-    pub fn run_seeded<G: Game<Move = M>, W: Worlds<G>>(
+    /// [`Searcher::run`], starting from a subtree kept from an earlier search (tree reuse):
+    /// `graft`'s tree is copied, statistics and all, under the fresh root before the search
+    /// begins, its root's children limited to the moves in `graft`'s mask (the legal moves
+    /// now). Only searches with one tree are grafted; root parallelism's trees start empty.
+    pub fn run_grafted<G: Game<Move = M>, W: Worlds<G>>(
         &mut self,
         worlds: &W,
         budget: &Budget,
         rng: &mut Rng,
-        seed: impl FnOnce(&mut Tree<M>),
+        graft: Option<Graft<'_, M>>,
     ) -> Result<SearchResult<M>, SearchError> {
         let budget = &Budget {
             iterations: Some(
@@ -263,7 +270,9 @@ impl<M: TreeMove + Eq + Send + Sync + 'static> Searcher<M> {
             iterations: budget.time.is_none().then_some(budget.iterations).flatten(),
             ..budget.clone()
         };
-        self.size_arenas(&sizing, worlds.num_roots())?;
+        // The grafted subtree needs room beside the new search's own growth.
+        let kept_slots = graft.map_or(0, |(kept, _)| u64::from(kept.len()));
+        self.size_arenas(&sizing, worlds.num_roots(), kept_slots)?;
         let shared = self.config.parallel.is_tree();
         for tree in &mut self.trees {
             if shared {
@@ -272,8 +281,9 @@ impl<M: TreeMove + Eq + Send + Sync + 'static> Searcher<M> {
                 tree.reset(worlds.num_roots());
             }
         }
-        if let [tree] = &mut self.trees[..] {
-            seed(tree);
+        if let ([tree], Some((kept, root_moves))) = (&mut self.trees[..], graft) {
+            let root = tree.root(0);
+            graft::copy_subtree(kept, kept.root(0), tree, root, Some(root_moves));
         }
         let ucb = Ucb {
             c: self.config.c,

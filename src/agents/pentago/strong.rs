@@ -34,7 +34,7 @@ use crate::game::{Game, MoveSet, Rng};
 use crate::games::pentago::solver::Solver;
 use crate::games::pentago::{Pentago, PentagoMove, PentagoMoves, symmetry, tactics};
 use crate::search::config::SEARCH_OPTIONS;
-use crate::search::graft::{copy_subtree, find_path, visits};
+use crate::search::graft::{KeptTree, find_path};
 use crate::search::{Algorithm, Budget, Fixed, Parallel, SearchConfig, Searcher, Tree};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
@@ -115,10 +115,9 @@ pub struct StrongAgent {
     lookahead: u32,
     solve: u32,
     solve_nodes: u64,
-    reuse: bool,
     solver: Solver,
-    /// The subtree kept for the next search (tree reuse), in an arena sized to the last tree.
-    spare: Option<Tree<PentagoMove>>,
+    /// The subtree kept for the next search (tree reuse).
+    kept: KeptTree<PentagoMove>,
     /// The last searched position and the move played there.
     last: Option<(Pentago, PentagoMove)>,
 }
@@ -155,7 +154,10 @@ impl StrongAgent {
         }
         let retries: u32 = spec.get("retries", 1)?;
         let symmetry: bool = spec.get("symmetry", true)?;
-        let reuse: bool = spec.get("reuse", true)?;
+        // Tree reuse is on by default here (not with root parallelism's tree per thread).
+        if !spec.has("reuse") {
+            config.reuse = config.parallel != Parallel::Root;
+        }
         let searcher = Searcher::new(config).map_err(|e| err(e.to_string()))?;
         Ok(StrongAgent {
             searcher,
@@ -167,9 +169,8 @@ impl StrongAgent {
             lookahead,
             solve,
             solve_nodes,
-            reuse,
             solver: Solver::new(TABLE_BITS),
-            spare: None,
+            kept: KeptTree::default(),
             last: None,
         })
     }
@@ -230,7 +231,7 @@ impl StrongAgent {
         Some(out)
     }
 
-    /// Copies the last search's subtree of `state` into the spare arena; false when there is
+    /// Keeps the last search's subtree of `state` for the next search; false when there is
     /// none (no last search, or `state` is not two plies after it).
     fn keep_subtree(&mut self, state: &Pentago) -> bool {
         let Some((before, mine)) = self.last else {
@@ -250,32 +251,12 @@ impl StrongAgent {
         let Some(node) = reply.and_then(|r| find_path(tree, &[mine, r])) else {
             return false;
         };
-        if visits(tree, node) == 0 {
-            return false;
-        }
-        // The subtree is part of the last tree: an arena of that tree's size holds it.
-        let need = u64::from(tree.len()).max(2);
-        if self
-            .spare
-            .as_ref()
-            .is_none_or(|t| u64::from(t.capacity()) < need)
-        {
-            // Without memory for the copy the search starts afresh.
-            let Ok(spare) = Tree::new(need) else {
-                return false;
-            };
-            self.spare = Some(spare);
-        }
-        let spare = self.spare.as_mut().expect("made just above");
-        spare.reset(1);
-        let root = spare.root(0);
-        copy_subtree(tree, node, spare, root, None);
-        true
+        self.kept.keep(tree, node)
     }
 
     fn options_text(&self) -> String {
         format!(
-            "{},lookahead={},solve={},solve_nodes={},tree_solve={},retries={},symmetry={},reuse={}",
+            "{},lookahead={},solve={},solve_nodes={},tree_solve={},retries={},symmetry={}{}",
             self.searcher.config().options_text(),
             self.lookahead,
             self.solve,
@@ -283,7 +264,12 @@ impl StrongAgent {
             self.rules.solve_empties,
             self.rules.retries,
             self.rules.symmetry,
-            self.reuse
+            // The search options write `reuse=true`; off is this agent's exception.
+            if self.searcher.config().reuse {
+                ""
+            } else {
+                ",reuse=false"
+            }
         )
     }
 }
@@ -300,7 +286,7 @@ impl PentagoAgent for StrongAgent {
     fn release_memory(&mut self) {
         // The kept subtree goes too: the next decision searches afresh.
         self.searcher.release_memory();
-        self.spare = None;
+        self.kept.release_memory();
         self.last = None;
     }
 
@@ -318,23 +304,16 @@ impl PentagoAgent for StrongAgent {
                 return Ok(Decision::without_search(mv, start.elapsed()));
             }
         };
-        let reuse = self.reuse
-            && self.searcher.config().parallel != Parallel::Root
-            && self.keep_subtree(state);
+        let reused = self.searcher.config().reuse && self.keep_subtree(state);
         // The spec's own budget replaces the caller's limits; the caller's stop signal stays.
         let budget = budget.replaced_by(self.searcher.config().budget.as_ref());
         // The time spent above comes off a time budget.
         let budget = budget.charged_from(start);
         let worlds = Fixed(vec![Tactical::root(*state, moves, self.rules)]);
-        let spare = self.spare.as_ref().filter(|_| reuse);
+        let kept = if reused { self.kept.kept() } else { None };
         let result = self
             .searcher
-            .run_seeded(&worlds, &budget, rng, |tree| {
-                if let Some(spare) = spare {
-                    let root = tree.root(0);
-                    copy_subtree(spare, spare.root(0), tree, root, Some(moves.bits()));
-                }
-            })
+            .run_grafted(&worlds, &budget, rng, kept.map(|k| (k, moves.bits())))
             .map_err(|e| AgentError::Resources(format!("{}: {e}", INFO.name)))?;
         let mv = result.best().unwrap_or_else(|| moves.random(rng));
         self.last = Some((*state, mv));
