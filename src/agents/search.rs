@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use super::{Agent, AgentError, AgentInfo, Decision};
-use crate::game::{HiddenInfo, MoveSet, PerfectInformation, Rng, Seat, Seen, View};
+use crate::game::{HiddenInfo, MoveSet, PerfectInformation, Rng, Seat, Seen, TreeMove, View};
 use crate::search::config::{self, MO_ISMCTS_OPTIONS, PIMC_OPTIONS, SEARCH_OPTIONS};
 use crate::search::graft::{KeptTree, find_path};
 use crate::search::worlds::Fixed;
@@ -259,31 +259,20 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
                 let leaf = (endgame.leaf > 0 && G::exact().is_some())
                     .then(|| endgame.leaf.min(u8::MAX as u32) as u8);
                 let budget = budget.charged_from(start);
+                let how = IsmctsRun {
+                    leaf,
+                    observer,
+                    graft,
+                };
                 match inferred {
                     Some(pool) => {
                         let worlds = Sampled {
                             sampler: pool,
                             observer,
                         };
-                        run_ismcts(
-                            &mut self.searcher,
-                            worlds,
-                            leaf,
-                            observer,
-                            &budget,
-                            rng,
-                            graft,
-                        )
+                        run_ismcts(&mut self.searcher, worlds, how, &budget, rng)
                     }
-                    None => run_ismcts(
-                        &mut self.searcher,
-                        worlds,
-                        leaf,
-                        observer,
-                        &budget,
-                        rng,
-                        graft,
-                    ),
+                    None => run_ismcts(&mut self.searcher, worlds, how, &budget, rng),
                 }
             }
             Algorithm::Uct => {
@@ -323,27 +312,34 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
     }
 }
 
-/// Runs ISMCTS over `worlds`, with the solver as the playout from leaves with at most `leaf`
-/// cards left when given, from a kept subtree when given (tree reuse).
+/// How an ISMCTS search runs besides its worlds and budget.
+struct IsmctsRun<'a, M: TreeMove> {
+    /// The solver is the playout from leaves with at most this many cards left.
+    leaf: Option<u8>,
+    /// The searching seat.
+    observer: Seat,
+    /// A kept subtree to start from (tree reuse).
+    graft: Option<Graft<'a, M>>,
+}
+
+/// Runs ISMCTS over `worlds` as `how` says.
 fn run_ismcts<G: HiddenInfo, W: Worlds<G>>(
     searcher: &mut Searcher<G::Move>,
     worlds: W,
-    leaf: Option<u8>,
-    observer: Seat,
+    how: IsmctsRun<'_, G::Move>,
     budget: &Budget,
     rng: &mut Rng,
-    graft: Option<Graft<'_, G::Move>>,
 ) -> Result<SearchResult<G::Move>, SearchError> {
-    match leaf {
+    match how.leaf {
         Some(below) => {
             let worlds = LeafWorlds {
                 inner: worlds,
                 below,
-                root: observer as u8,
+                root: how.observer as u8,
             };
-            searcher.run_grafted(&worlds, budget, rng, graft)
+            searcher.run_grafted(&worlds, budget, rng, how.graft)
         }
-        None => searcher.run_grafted(&worlds, budget, rng, graft),
+        None => searcher.run_grafted(&worlds, budget, rng, how.graft),
     }
 }
 
