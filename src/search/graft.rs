@@ -3,7 +3,7 @@
 //!
 //! Copying (rather than re-rooting in place) leaves the arena's layout alone: every search still
 //! starts from a freshly reset tree whose roots are the first nodes, and the copy is a fraction
-//! of the old tree (the part below one move of each side). Each copied node gets a children
+//! of the old tree (the part below the moves played since). Each copied node gets a children
 //! block sized by the same possible moves as its original, and its children are made in the
 //! order the original's were (their births, which break selection ties, stay in order), with
 //! the original's visits, rewards and ISMCTS availability.
@@ -92,8 +92,9 @@ impl<M: TreeMove + PartialEq> KeptTree<M> {
 /// only those whose moves are in `keep` are copied (a root may allow fewer moves than the node
 /// it was); `None` keeps them all. Every block keeps its original's possible moves, so that a
 /// later walk finds room for every move it thinks possible (it thinks no more possible than
-/// when the block was made: it knows more now). Each copy has its original's visits, reward and availability (relative to
-/// its parent, as [`Tree::availability`] reads it). Returns the nodes copied.
+/// when the block was made: it knows more now). Each copy has its original's visits, reward
+/// and availability (relative to its parent, as [`Tree::availability`] reads it). Returns the
+/// nodes copied.
 pub(crate) fn copy_subtree<M: TreeMove + PartialEq>(
     src: &Tree<M>,
     from: NodeId,
