@@ -1,7 +1,7 @@
 //! `cardsearch curve`: strength against budget — an agent at a ladder of budgets against a fixed
 //! reference and against itself at half the budget — as a table, CSV, JSON and an SVG plot.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -14,7 +14,7 @@ use crate::harness::curve::{Curve, CurvePlan, Rung, run_curve, to_csv, to_table}
 use crate::harness::plot::curve_svg;
 use crate::harness::runner::{GameRecord, MatchObserver};
 
-use super::series::{GameLog, LogWriter, log_error, open_log};
+use super::series::{GameLog, log_error, open_log};
 use crate::limits;
 use crate::spec::Spec;
 
@@ -94,8 +94,8 @@ struct CurveVisitor<'a> {
     plan: &'a CurvePlan,
     quiet: bool,
     /// The games log (`PREFIX.jsonl`): where new games go, and the games a stopped run left.
-    log: Option<LogWriter>,
-    finished: Vec<GameRecord>,
+    /// Opened only once every agent is built, so a bad option leaves no file behind.
+    games_log: &'a Path,
 }
 
 impl GameVisitor for CurveVisitor<'_> {
@@ -111,6 +111,7 @@ impl GameVisitor for CurveVisitor<'_> {
             }
         }
         crate::agents::build::<G>(&self.plan.reference).map_err(|e| e.to_string())?;
+        let (log, finished) = open_log(Some(self.games_log), self.quiet)?;
         let bar = if self.quiet {
             ProgressBar::hidden()
         } else {
@@ -129,12 +130,12 @@ impl GameVisitor for CurveVisitor<'_> {
             bar: bar.clone(),
             started: started.clone(),
             matches,
-            log: GameLog::new(self.log),
+            log: GameLog::new(log),
         };
         let curve = run_curve::<G>(
             self.plan,
             &config,
-            self.finished,
+            finished,
             &mut progress,
             &mut |_, label| {
                 started.fetch_add(1, Relaxed);
@@ -207,14 +208,12 @@ pub fn run(args: &CurveArgs) -> Result<(), String> {
     };
     // Every game goes to PREFIX.jsonl as it ends, so a stopped curve resumes where it stopped.
     let games_log = path("jsonl");
-    let (log, finished) = open_log(Some(&games_log), args.quiet)?;
     let curve = games::dispatch(
         &plan.game.clone(),
         CurveVisitor {
             plan: &plan,
             quiet: args.quiet,
-            log,
-            finished,
+            games_log: &games_log,
         },
     )
     .map_err(|e| e.to_string())?

@@ -182,6 +182,18 @@ fn curve_writes_one_row_per_budget_and_a_fit() {
 }
 
 #[test]
+fn a_curve_with_a_bad_agent_leaves_no_games_log() {
+    let dir = std::env::temp_dir().join(format!("cardsearch-curve-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let prefix = dir.join("c");
+    let out = small_curve("ismcts:c=-2", prefix.to_str().unwrap());
+    assert!(!out.status.success());
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert!(left.is_empty(), "files left behind: {left:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn a_stopped_curve_resumes_from_its_games_log() {
     let dir = std::env::temp_dir().join(format!("cardsearch-curve-resume-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
