@@ -26,8 +26,9 @@ use positions::bench_positions;
 /// Iterations per search.
 const ITERATIONS: u64 = 10_000;
 
-/// The agents: each algorithm sequentially, then SO-ISMCTS in every parallel mode.
-fn specs() -> Vec<String> {
+/// The agents: each algorithm sequentially, then SO-ISMCTS in every parallel mode; on
+/// Pentago-Swap also its strong player, sequential and tree-parallel.
+fn specs(game: &str) -> Vec<String> {
     let mut out = vec!["ismcts".to_string(), "pimc".to_string(), "uct".to_string()];
     for mode in ["root", "tree", "tree-locked", "leaf"] {
         for threads in [1, 2] {
@@ -49,6 +50,12 @@ fn specs() -> Vec<String> {
     for mode in ["tree", "tree-locked"] {
         out.push(format!("ismcts:parallel={mode},threads=2,virtual_loss=0"));
     }
+    if game == "pentago-swap" {
+        out.push("pentago-strong".to_string());
+        for threads in [1, 2] {
+            out.push(format!("pentago-strong:parallel=tree,threads={threads}"));
+        }
+    }
     out
 }
 
@@ -65,7 +72,7 @@ impl GameVisitor for Bench<'_> {
             .iter()
             .map(|p| (p.id().to_string(), p.state(&config).unwrap()))
             .collect();
-        for spec in specs() {
+        for spec in specs(self.game) {
             let parsed: Spec = spec.parse().unwrap();
             // An agent the crate cannot build is skipped, not fatal: scripts/ab_criterion.sh
             // runs this file against older revisions, which lack some options (NAST, EPIC).

@@ -1,7 +1,9 @@
 //! The search bench positions, `benches/positions.jsonl` (written once by
 //! `scripts/make_positions.py`): per game, a few seeded deals, each at its first decision with a
 //! choice after 0, 3 and 6 completed tricks and with two tricks left. One line per position:
-//! `{"label": "game/dealN/tK", "game", "deal", "moves"}`.
+//! `{"label": "game/dealN/tK", "game", "deal", "moves"}`. Pentago-Swap's four (added by hand:
+//! the empty board, two positions of `docs/performance.md`'s instruction counts and one from a
+//! seeded game) are labelled `pentago-swap/NAME/sN`, N stones on the board.
 //!
 //! Shared by `benches/search.rs`, `examples/search_speed.rs` and `tests/it/bench_positions.rs`
 //! (each includes this file as a module). It uses only the crate's public game interface, which

@@ -18,9 +18,21 @@ impl GameVisitor for Check {
         for p in &self.0 {
             let state: G = p.state(&config).unwrap();
             assert!(state.legal_moves().len() >= 2, "{}: no choice", p.label);
-            let (_, stage) = p.label.rsplit_once("/t").unwrap();
-            let tricks = state.tricks_completed().unwrap();
-            assert!(tricks >= stage.parse::<u32>().unwrap(), "{}", p.label);
+            match state.tricks_completed() {
+                Some(tricks) => {
+                    let (_, stage) = p.label.rsplit_once("/t").unwrap();
+                    assert!(tricks >= stage.parse::<u32>().unwrap(), "{}", p.label);
+                }
+                // A board game's label counts stones instead (`/sN`): as many as the moves
+                // played, when it starts from the empty board.
+                None => {
+                    let (_, stones) = p.label.rsplit_once("/s").unwrap();
+                    let stones: usize = stones.parse().unwrap();
+                    let on_board = p.deal.chars().filter(|c| matches!(c, 'W' | 'B')).count()
+                        - usize::from(p.deal.ends_with(['W', 'B']));
+                    assert_eq!(on_board + p.moves.len(), stones, "{}", p.label);
+                }
+            }
         }
         self.0.len()
     }
@@ -43,4 +55,5 @@ fn every_bench_position_is_a_decision_of_its_game_at_its_stage() {
     for game in ["tricks", "sueca", "hearts", "bisca"] {
         assert!(bench_positions(game).len() >= 6, "{game}");
     }
+    assert!(bench_positions("pentago-swap").len() >= 3);
 }
