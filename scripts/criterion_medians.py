@@ -33,8 +33,11 @@ def load(criterion_dir, baseline, pattern):
             continue
         with open(os.path.join(dirpath, "benchmark.json")) as f:
             bench = json.load(f)
+        # Other benches (the playouts, with no function id) share the directory.
+        if not bench["group_id"].startswith("search/") or bench.get("function_id") is None:
+            continue
         name = bench["group_id"] + "/" + bench["function_id"]
-        if not bench["group_id"].startswith("search/") or not pattern.search(name):
+        if not pattern.search(name):
             continue
         with open(os.path.join(dirpath, "estimates.json")) as f:
             ns = json.load(f)["median"]["point_estimate"]
