@@ -23,8 +23,8 @@ impl GameVisitor for Check {
                     let (_, stage) = p.label.rsplit_once("/t").unwrap();
                     assert!(tricks >= stage.parse::<u32>().unwrap(), "{}", p.label);
                 }
-                // A board game's label counts stones instead (`/sN`): as many as the moves
-                // played, when it starts from the empty board.
+                // A board game's label counts stones instead (`/sN`): the deal's stones plus
+                // one for each move played.
                 None => {
                     let (_, stones) = p.label.rsplit_once("/s").unwrap();
                     let stones: usize = stones.parse().unwrap();
