@@ -78,6 +78,46 @@ fn the_factor_carries_across_the_turn_boundary_to_the_opponent() {
 }
 
 #[test]
+fn the_margin_is_the_point_difference_over_a_hands_best_score_clipped() {
+    let mut g = deal("6 6 6 2 3 3 x2 x2 x2", "1 1 2 3 4 5 x2 /2 /2", BOARD);
+    play(&mut g, "6>2");
+    // 4 points up; a full margin is 9 cards × (6 − 1) = 45 points.
+    assert_eq!(g.margin(0), 4.0 / 45.0);
+    assert_eq!(g.margin(1), -4.0 / 45.0);
+    // The scale follows the options: hands of 3 cards of 1-6 make 15 points a full margin,
+    // and (6 − 1) × 4 = 20 points up is clipped to it.
+    let config = AsmacagConfig::new(3, 20, 3, AsmacagConfig::default().deck).unwrap();
+    assert_eq!(config.margin_scale(), 15);
+    let (h0, h1, board) = (pile("6 x2 x2"), pile("1 1 2"), pile(BOARD));
+    let unused = config.deck.minus(h0).minus(h1).minus(board);
+    let mut g = Asmacag::from_piles(&config, [h0, h1], board, unused).unwrap();
+    play(&mut g, "x2 x2 6>1");
+    assert_eq!(g.score(0), 20.0);
+    assert_eq!((g.margin(0), g.margin(1)), (1.0, -1.0));
+}
+
+#[test]
+fn the_heuristic_doubles_then_plays_high_on_low_and_halves_rather_than_lose() {
+    let mut rng = rng_from_seed(1);
+    let mut g = deal("6 6 4 2 3 3 x2 x2 /2", "1 1 1 2 2 2 x2 /2 /2", BOARD);
+    let mut next = |g: &mut Asmacag| {
+        let mv = g.heuristic_move(&mut rng);
+        assert!(g.legal_moves().contains(mv), "{mv} is not legal");
+        g.play(mv);
+        mv.to_string()
+    };
+    // Two ×2 while actions remain after them, then the 6 on a 1: (6 − 1) × 4.
+    let turn: Vec<String> = (0..3).map(|_| next(&mut g)).collect();
+    assert_eq!(turn, ["x2", "x2", "6>1"]);
+    assert_eq!(g.score(0), 20.0);
+    // Seat 1: its ×2 first, as 2 on the board's last 1 scores; then that play; then its best
+    // play, 2 on 2, scores nothing, so it halves instead.
+    assert_eq!(next(&mut g), "x2");
+    assert_eq!(next(&mut g), "2>1");
+    assert_eq!(next(&mut g), "/2");
+}
+
+#[test]
 fn double_and_halve_are_different_cards() {
     // The reference compares cards so that ×2 equals ÷2; here playing ×2 takes the ×2.
     let mut g = deal("x2 /2 /2 1 1 1 2 2 2", "3 3 3 4 4 4 5 5 5", BOARD);
@@ -182,6 +222,14 @@ fn ten_thousand_random_games_keep_the_invariants() {
             20 - g.table.discard.numbers().len() / 2
         );
         outcomes[(g.reward(0) * 2.0) as usize] += 1;
+        // The margin is the result seen from the points: same sign, opposite for the other.
+        assert_eq!(g.margin(0), -g.margin(1));
+        let sign = match g.margin(0) {
+            m if m > 0.0 => 1.0,
+            m if m < 0.0 => -1.0,
+            _ => 0.0,
+        };
+        assert_eq!(sign, 2.0 * g.reward(0) - 1.0);
     }
     // Every outcome happens (ties included).
     assert!(outcomes.iter().all(|&n| n > 0), "{outcomes:?}");
