@@ -282,8 +282,9 @@ impl Game for Asmacag {
 
     /// The greedy rule a player might follow without search: play the highest number in hand
     /// on the lowest board card when that scores, doubling first while the turn has actions
-    /// left after the ×2; when it would lose points, halve instead if possible (a ÷2 also
-    /// blunts the opponent's next play when it ends the turn), else take the smallest loss.
+    /// left after the ×2; when that play would not score, halve instead if possible (a ÷2
+    /// also blunts the opponent's next play when it ends the turn), else make the play that
+    /// loses least.
     /// A few operations on the piles' kind masks, no move list.
     fn heuristic_move(&self, _rng: &mut Rng) -> Action {
         let hand = self.hands[self.table.to_move as usize];
