@@ -288,18 +288,20 @@ impl Game for Asmacag {
     /// A few operations on the piles' kind masks, no move list.
     fn heuristic_move(&self, _rng: &mut Rng) -> Action {
         let hand = self.hands[self.table.to_move as usize];
-        let numbers = hand.numbers().kinds();
         let has = |kind: Kind| hand.contains(kind);
-        if numbers == 0 {
+        let Some(high) = hand.highest_number() else {
             // Specials only: a ÷2 hurts nobody's score, a ×2 may feed the opponent.
             return if has(Kind::HALVE) {
                 Action::HALVE
             } else {
                 Action::DOUBLE
             };
-        }
-        let high = (15 - numbers.leading_zeros()) as u8;
-        let low = self.table.board.kinds().trailing_zeros() as u8;
+        };
+        let low = self
+            .table
+            .board
+            .lowest_number()
+            .expect("the board holds a number until the game ends");
         if high > low {
             if has(Kind::DOUBLE) && self.table.actions_left > 1 {
                 return Action::DOUBLE;
@@ -365,8 +367,7 @@ impl AsmacagConfig {
     /// The points a whole hand scores at factor 1 at best, hand × (highest − lowest number):
     /// the difference that [`Game::margin`] counts as full (at least 1).
     fn margin_scale(&self) -> u16 {
-        let values = || self.deck.numbers().iter().filter_map(Kind::value);
-        let spread = match (values().min(), values().max()) {
+        let spread = match (self.deck.lowest_number(), self.deck.highest_number()) {
             (Some(low), Some(high)) => (high - low) as u32,
             _ => 0,
         };

@@ -171,6 +171,24 @@ impl Pile {
         Pile(self.0 & NUMBER_COUNTERS)
     }
 
+    /// The lowest number card in the pile, if it holds any.
+    #[inline]
+    pub const fn lowest_number(self) -> Option<u8> {
+        match self.numbers().kinds() {
+            0 => None,
+            bits => Some(bits.trailing_zeros() as u8),
+        }
+    }
+
+    /// The highest number card in the pile, if it holds any.
+    #[inline]
+    pub const fn highest_number(self) -> Option<u8> {
+        match self.numbers().kinds() {
+            0 => None,
+            bits => Some((15 - bits.leading_zeros()) as u8),
+        }
+    }
+
     /// True when the pile is empty.
     #[inline]
     pub const fn is_empty(self) -> bool {
@@ -295,6 +313,15 @@ mod tests {
 
     fn pile(text: &str) -> Pile {
         text.parse().unwrap()
+    }
+
+    #[test]
+    fn lowest_and_highest_numbers_skip_the_specials() {
+        assert_eq!(pile("3 5 5 x2 /2").lowest_number(), Some(3));
+        assert_eq!(pile("3 5 5 x2 /2").highest_number(), Some(5));
+        assert_eq!(pile("x2 /2 /2").lowest_number(), None);
+        assert_eq!(pile("x2 /2 /2").highest_number(), None);
+        assert_eq!(pile("0 13").highest_number(), Some(13));
     }
 
     #[test]
