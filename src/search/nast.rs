@@ -148,7 +148,7 @@ impl Policy {
     #[inline]
     pub fn value(self, s: Stat) -> f64 {
         match self {
-            Policy::Gibbs { tau } => ((s.mean() - UNSEEN_MEAN) / tau).exp(),
+            Policy::Gibbs { tau } => exp_nonpositive((s.mean() - UNSEEN_MEAN) / tau),
             Policy::Roulette | Policy::EGreedy { .. } | Policy::Ucb1 { .. } => s.mean(),
         }
     }
@@ -242,6 +242,56 @@ impl Policy {
             }
         }
     }
+}
+
+/// `e^x` for `x <= 0` (a Gibbs weight's exponent), within a few units in the last place of
+/// `f64::exp` (tested). Every n-gram update of a Gibbs table computes one, and the C library's
+/// `exp` was a third of that update's cost (docs/performance.md, "NAST"): here `e^x = 2^k·e^r`
+/// with `k` the nearest integer to `x / ln 2` and `|r| <= ln 2 / 2`, and `e^r` by its Taylor
+/// series to the 13th power, whose remainder is below 2e-16 relative on that interval.
+#[inline]
+fn exp_nonpositive(x: f64) -> f64 {
+    // Below this 2^k is subnormal; the weights never come near (x >= -1 / MIN_TAU = -100).
+    if x < -700.0 {
+        return 0.0;
+    }
+    const LN2_HI: f64 = 0.693_147_180_369_123_816_49;
+    const LN2_LO: f64 = 1.908_214_929_270_587_7e-10;
+    let k = (x * std::f64::consts::LOG2_E).round_ties_even();
+    // Cody and Waite's two-part ln 2: k·LN2_HI is exact, so r keeps its low bits.
+    let r = (x - k * LN2_HI) - k * LN2_LO;
+    // Horner's rule, written out: the coefficients are 1/n! from n = 13 down to 0.
+    const C: [f64; 14] = [
+        1.0,
+        1.0,
+        0.5,
+        1.0 / 6.0,
+        1.0 / 24.0,
+        1.0 / 120.0,
+        1.0 / 720.0,
+        1.0 / 5_040.0,
+        1.0 / 40_320.0,
+        1.0 / 362_880.0,
+        1.0 / 3_628_800.0,
+        1.0 / 39_916_800.0,
+        1.0 / 479_001_600.0,
+        1.0 / 6_227_020_800.0,
+    ];
+    let p = C[13] * r + C[12];
+    let p = p * r + C[11];
+    let p = p * r + C[10];
+    let p = p * r + C[9];
+    let p = p * r + C[8];
+    let p = p * r + C[7];
+    let p = p * r + C[6];
+    let p = p * r + C[5];
+    let p = p * r + C[4];
+    let p = p * r + C[3];
+    let p = p * r + C[2];
+    let p = p * r + C[1];
+    let p = p * r + C[0];
+    // 2^k from its exponent bits (k >= -1010 here, a normal number).
+    p * f64::from_bits(((k as i64 + 1023) as u64) << 52)
 }
 
 /// Draws an index with probability proportional to `weights` (`len` of them, summing to
@@ -526,13 +576,26 @@ impl NgramStats {
     #[inline]
     fn dense_base(&self, ctx: Context) -> usize {
         let positions = if self.config.episodic { POSITIONS } else { 1 };
-        let contexts = if self.config.n == 2 { MOVES + 1 } else { 1 };
-        let prev = if self.config.n == 2 {
-            ctx.before[0] as usize
+        let (contexts, prev) = if self.config.n == 2 {
+            (MOVES + 1, ctx.before[0] as usize)
         } else {
-            0
+            (1, 0)
         };
         ((ctx.seat as usize * positions + ctx.pos as usize) * contexts + prev) * MOVES
+    }
+
+    /// Dense index of the first move's slot for `seat` at trick position `pos` after the move
+    /// `prev` ([`NONE`] at the start of the log) (n <= 2): [`Self::dense_base`] of the context
+    /// that [`Self::context`] would build, without building it.
+    #[inline]
+    fn dense_row(&self, seat: u8, pos: u8, prev: u8) -> usize {
+        let episodic = self.config.episodic;
+        self.dense_base(Context {
+            seat,
+            pos: if episodic { pos } else { 0 },
+            // EPIC looks back only within the trick: its first move has no move before.
+            before: [if episodic && pos == 0 { NONE } else { prev }; MAX_N as usize - 1],
+        })
     }
 
     /// Hashed key of `ctx` and move `bit`, never 0.
@@ -569,52 +632,43 @@ impl NgramStats {
         None
     }
 
-    /// The cell of `ctx` followed by `bit` (`base` from [`Self::dense_base`] for n <= 2);
-    /// `None` for an n-gram the hashed table has not seen.
-    #[inline]
-    fn cell(&self, ctx: Context, base: usize, bit: u8) -> Option<&Cell> {
+    /// The row of `ctx` (`base` from [`Self::dense_base`] for n <= 2).
+    #[cfg(test)]
+    fn row_of(&self, ctx: Context, base: usize) -> Row {
         if self.config.n <= 2 {
-            Some(&self.dense[base + bit as usize])
+            Row::Dense(base)
         } else {
-            self.slot(Self::key(ctx, bit), false)
-                .map(|i| &self.values[i])
+            Row::Hashed(ctx)
         }
     }
 
     /// The statistics of `ctx` followed by `bit`.
     #[cfg(test)]
     fn get(&self, ctx: Context, base: usize, bit: u8) -> Stat {
-        self.cell(ctx, base, bit)
+        self.cell_in(self.row_of(ctx, base), bit)
             .map_or(Stat::default(), |c| Stat::unpack(c.stat.load(Relaxed)))
     }
 
     /// What a playout step reads of `ctx` followed by `bit`.
-    #[inline]
+    #[cfg(test)]
     fn candidate(&self, ctx: Context, base: usize, bit: u8) -> Candidate {
-        match self.cell(ctx, base, bit) {
-            Some(c) => Candidate {
-                count: Stat::unpack(c.stat.load(Relaxed)).count,
-                value: f64::from_bits(c.value.load(Relaxed)),
-            },
-            None => Candidate {
-                count: 0,
-                value: self.unseen,
-            },
-        }
+        self.candidate_in(self.row_of(ctx, base), bit)
     }
 
     /// Adds one play with reward `reward` to `ctx` followed by `bit`, and stores the policy's
     /// new weight of it.
     #[inline]
     fn add(&self, ctx: Context, bit: u8, reward: f64) {
-        let cell = if self.config.n <= 2 {
-            &self.dense[self.dense_base(ctx) + bit as usize]
-        } else {
-            match self.slot(Self::key(ctx, bit), true) {
-                Some(i) => &self.values[i],
-                None => return,
-            }
-        };
+        if self.config.n <= 2 {
+            self.add_to(&self.dense[self.dense_base(ctx) + bit as usize], reward);
+        } else if let Some(i) = self.slot(Self::key(ctx, bit), true) {
+            self.add_to(&self.values[i], reward);
+        }
+    }
+
+    /// Adds one play with reward `reward` to `cell`, and stores the policy's new weight of it.
+    #[inline]
+    fn add_to(&self, cell: &Cell, reward: f64) {
         // Load and store, not an atomic add: see the module comment.
         let mut s = Stat::unpack(cell.stat.load(Relaxed));
         s.count = s.count.saturating_add(1);
@@ -626,30 +680,61 @@ impl NgramStats {
             .store(self.config.policy.value(s).to_bits(), Relaxed);
     }
 
-    /// What a playout step reads of the n-grams each legal move (`bits`, lowest first) would
-    /// complete after `log` in `state`, written to `out`; returns how many.
+    /// Where the statistics of the next move in `state` after `log` are.
     #[inline]
-    fn candidates<G: Game, K: MoveMask>(
-        &self,
-        state: &G,
-        log: &MoveLog,
-        bits: K,
-        out: &mut [Candidate],
-    ) -> usize {
-        let ctx = self.context(
-            &log.moves[..log.len],
-            state.current_seat() as u8,
-            trick_position(state),
-        );
-        let base = if self.config.n <= 2 {
-            self.dense_base(ctx)
+    fn row<G: Game>(&self, state: &G, log: &MoveLog) -> Row {
+        let seat = state.current_seat() as u8;
+        let pos = trick_position(state);
+        if self.config.n <= 2 {
+            let prev = log.moves[..log.len].last().map_or(NONE, |m| m.bit);
+            Row::Dense(self.dense_row(seat, pos, prev))
         } else {
-            0
-        };
+            Row::Hashed(self.context(&log.moves[..log.len], seat, pos))
+        }
+    }
+
+    /// The cell of the n-gram that `bit` completes in `row`; `None` for an n-gram the hashed
+    /// table has not seen.
+    #[inline]
+    fn cell_in(&self, row: Row, bit: u8) -> Option<&Cell> {
+        match row {
+            Row::Dense(base) => Some(&self.dense[base + bit as usize]),
+            Row::Hashed(ctx) => self
+                .slot(Self::key(ctx, bit), false)
+                .map(|i| &self.values[i]),
+        }
+    }
+
+    /// The policy's stored weight of the n-gram that `bit` completes in `row`.
+    #[inline]
+    fn weight_in(&self, row: Row, bit: u8) -> f64 {
+        self.cell_in(row, bit)
+            .map_or(self.unseen, |c| f64::from_bits(c.value.load(Relaxed)))
+    }
+
+    /// What a playout step reads of the n-gram that `bit` completes in `row`.
+    #[inline]
+    fn candidate_in(&self, row: Row, bit: u8) -> Candidate {
+        match self.cell_in(row, bit) {
+            Some(c) => Candidate {
+                count: Stat::unpack(c.stat.load(Relaxed)).count,
+                value: f64::from_bits(c.value.load(Relaxed)),
+            },
+            None => Candidate {
+                count: 0,
+                value: self.unseen,
+            },
+        }
+    }
+
+    /// What a playout step reads of the n-grams each legal move (`bits`, lowest first) would
+    /// complete in `row`, written to `out`; returns how many.
+    #[inline]
+    fn candidates<K: MoveMask>(&self, row: Row, bits: K, out: &mut [Candidate]) -> usize {
         let mut k = 0;
         let mut rest = bits;
         while let Some(bit) = rest.pop_lowest() {
-            out[k] = self.candidate(ctx, base, bit as u8);
+            out[k] = self.candidate_in(row, bit as u8);
             k += 1;
         }
         k
@@ -660,26 +745,90 @@ impl NgramStats {
     #[inline]
     pub fn record(&self, log: &MoveLog, rewards: &Rewards, reward: RewardFn) {
         let moves = &log.moves[..log.len];
+        let unit = rewards.map(|r| reward.to_unit(r));
+        if self.config.n <= 2 {
+            // Dense tables: the context is at most the move before, carried along.
+            let mut prev = NONE;
+            for m in moves {
+                let row = self.dense_row(m.seat, m.pos, prev);
+                self.add_to(&self.dense[row + m.bit as usize], unit[m.seat as usize]);
+                prev = m.bit;
+            }
+            return;
+        }
         for (i, m) in moves.iter().enumerate() {
             let ctx = self.context(&moves[..i], m.seat, m.pos);
-            self.add(ctx, m.bit, reward.to_unit(rewards[m.seat as usize]));
+            self.add(ctx, m.bit, unit[m.seat as usize]);
         }
     }
+}
+
+/// Where a playout step finds the statistics of the moves it chooses among: a dense row
+/// (n <= 2, indexed by move bit) or a context for the hashed table.
+#[derive(Clone, Copy, Debug)]
+enum Row {
+    Dense(usize),
+    Hashed(Context),
 }
 
 /// Plays `state` to the end by `config`'s policy over `stats`, logging the moves after those
 /// already in `log`.
 #[inline]
 pub fn playout<G: Game>(state: &mut G, rng: &mut Rng, stats: &NgramStats, log: &mut MoveLog) {
-    let policy = stats.config.policy;
-    let mut found = [Candidate::default(); MOVES];
+    match stats.config.policy {
+        Policy::Gibbs { .. } | Policy::Roulette => weighted_playout(state, rng, stats, log),
+        policy => candidate_playout(state, rng, stats, log, policy),
+    }
+}
+
+/// [`playout`] for the policies that sample in proportion to the stored weights (Gibbs,
+/// roulette): one pass reads each legal move's weight and sums them, a second draws, so a
+/// step touches each weight once and reads no counts.
+#[inline]
+fn weighted_playout<G: Game>(state: &mut G, rng: &mut Rng, stats: &NgramStats, log: &mut MoveLog) {
+    let mut weights = [0.0; MOVES];
+    let mut offered = [0u32; MOVES];
     while !state.is_terminal() {
-        let moves = state.legal_moves();
-        let bits = moves.bits();
+        let bits = state.legal_moves().bits();
         let bit = if bits.count() == 1 {
             bits.select(0)
         } else {
-            let k = stats.candidates(state, log, bits, &mut found);
+            let row = stats.row(state, log);
+            let mut total = 0.0;
+            let mut k = 0;
+            let mut rest = bits;
+            while let Some(bit) = rest.pop_lowest() {
+                // The same weights, summed in the same order, as `Policy::choose_candidate`.
+                let w = stats.weight_in(row, bit as u8).max(0.0);
+                weights[k] = w;
+                offered[k] = bit;
+                total += w;
+                k += 1;
+            }
+            offered[sample(weights[..k].iter().copied(), total, k, rng)]
+        };
+        log.push(state, bit);
+        state.play(G::Move::from_bit(bit));
+    }
+}
+
+/// [`playout`] for the policies that need more than a weight per move (ε-greedy's best, UCB1's
+/// counts).
+#[inline]
+fn candidate_playout<G: Game>(
+    state: &mut G,
+    rng: &mut Rng,
+    stats: &NgramStats,
+    log: &mut MoveLog,
+    policy: Policy,
+) {
+    let mut found = [Candidate::default(); MOVES];
+    while !state.is_terminal() {
+        let bits = state.legal_moves().bits();
+        let bit = if bits.count() == 1 {
+            bits.select(0)
+        } else {
+            let k = stats.candidates(stats.row(state, log), bits, &mut found);
             let i = policy.choose_candidate(&found[..k], rng);
             bits.select(i as u32)
         };
@@ -892,6 +1041,21 @@ mod tests {
             0
         };
         stats.get(ctx, base, bit)
+    }
+
+    #[test]
+    fn the_gibbs_exponential_matches_the_libraries() {
+        // Over the exponents a Gibbs weight can have (mean in 0…1, tau down to 0.01) and past
+        // them; 1e-14 relative is far below what a probability to 1e-9 needs.
+        let mut worst: f64 = 0.0;
+        for i in 0..=200_000 {
+            let x = -150.0 * f64::from(i) / 200_000.0;
+            let (ours, libm) = (exp_nonpositive(x), x.exp());
+            worst = worst.max((ours - libm).abs() / libm);
+        }
+        assert!(worst < 1e-14, "worst relative error {worst:e}");
+        assert_eq!(exp_nonpositive(0.0), 1.0);
+        assert_eq!(exp_nonpositive(-800.0), 0.0);
     }
 
     #[test]

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The thesis's chapter-6 experiments (issue 11) at its own settings, one game at a time:
+# SO-ISMCTS against PIMC, the reward functions at the thesis's constants, the NAST policies and
+# n-gram lengths, and the exploration-constant sweep. Every row is a `cardsearch match` with
+# seats or partnerships swapped on every deal, logged to $OUT/ROW.jsonl; run the same command
+# again to resume (finished games are not replayed), then it prints one summary per row
+# (the match report and the card points / match units of scripts/points_interval.py).
+#
+#   scripts/chapter6.sh GAME [ROW...]        # GAME: sueca, bisca or hearts; default every row
+#
+# Environment: OUT (default target/chapter6/GAME), DEALS (default 300), JOBS (default 2),
+# CARDSEARCH (default target/release/cardsearch). The rows of one group share a seed, so they
+# play the same deals. Row names: pimc wl sd mix roulette ucb1 gibbs egreedy nast1 nast3
+# nast4 c0.25 c0.5 c1.0 c1.5 c2.0.
+set -euo pipefail
+
+game=${1:?usage: $0 sueca|bisca|hearts [ROW...]}
+shift
+bin=${CARDSEARCH:-target/release/cardsearch}
+out=${OUT:-target/chapter6/$game}
+deals=${DEALS:-300}
+jobs=${JOBS:-2}
+[[ -x $bin ]] || { echo "$0: no binary at $bin (cargo build --release, or set CARDSEARCH)" >&2; exit 2; }
+
+# The thesis's exploration constants for pwl / wl / sd (its section 6.4). In Bisca it used
+# 0.25 for every reward including the pwl baseline, so there both sides of a reward row use it.
+case $game in
+    sueca) base=ismcts; c_wl=1.75; c_sd=0.5; c_mix=0.7 ;;
+    bisca) base=ismcts:c=0.25; c_wl=0.25; c_sd=0.25; c_mix=0.25 ;;
+    hearts) base=ismcts; c_wl=1.5; c_sd=0.25; c_mix=0.7 ;;
+    *) echo "$0: unknown game '$game' (sueca, bisca or hearts)" >&2; exit 2 ;;
+esac
+
+# name | seed | iterations | agent A | agent B
+rows=(
+    "pimc|601|10000|ismcts|pimc"
+    "wl|602|10000|ismcts:reward=wl,c=$c_wl|$base"
+    "sd|603|10000|ismcts:reward=sd,c=$c_sd|$base"
+    "mix|604|10000|ismcts:reward=mix:w=0.3,c=$c_mix|$base"
+    "roulette|605|10000|ismcts:playout=nast,policy=roulette|ismcts"
+    "ucb1|605|10000|ismcts:playout=nast,policy=ucb1|ismcts"
+    "gibbs|605|10000|ismcts:playout=nast,policy=gibbs|ismcts"
+    "egreedy|605|10000|ismcts:playout=nast,policy=egreedy|ismcts"
+    "nast1|606|10000|ismcts:playout=nast:n=1,policy=ucb1|ismcts"
+    "nast3|606|10000|ismcts:playout=nast:n=3,policy=ucb1|ismcts"
+    "nast4|606|10000|ismcts:playout=nast:n=4,policy=ucb1|ismcts"
+    "c0.25|607|2500|ismcts:c=0.25|ismcts"
+    "c0.5|607|2500|ismcts:c=0.5|ismcts"
+    "c1.0|607|2500|ismcts:c=1.0|ismcts"
+    "c1.5|607|2500|ismcts:c=1.5|ismcts"
+    "c2.0|607|2500|ismcts:c=2.0|ismcts"
+)
+
+wanted=("$@")
+mkdir -p "$out"
+for row in "${rows[@]}"; do
+    IFS='|' read -r name seed iters a b <<<"$row"
+    if [[ ${#wanted[@]} -gt 0 && ! " ${wanted[*]} " == *" $name "* ]]; then
+        continue
+    fi
+    echo "== $game $name: $a against $b, $iters iterations, $deals deals, seed $seed"
+    "$bin" match --game "$game" --a "$a" --b "$b" --iterations "$iters" --deals "$deals" \
+        --seed "$seed" --jobs "$jobs" --out "$out/$name.jsonl" >"$out/$name.report.txt"
+    cat "$out/$name.report.txt"
+    python3 "$(dirname "$0")/points_interval.py" "$out/$name.jsonl" | tee "$out/$name.points.txt"
+done
