@@ -53,7 +53,8 @@ def row(out, name):
         if p:
             cells.append(bold_if(f"{p[1]} ({p[2]} … {p[3]})", num(p[2]), num(p[3]), 0.0))
     # The tables' minus sign, not a hyphen.
-    return "| " + " | ".join(re.sub(r"(?<![\w`=])-(?=\d)", "−", c) for c in cells) + " |"
+    cells = [re.sub(r"(?<![\w`=])-(?=\d)", "−", c) for c in cells]
+    return "| " + " | ".join(re.sub(r"−0(?=[ )])", "0", c) for c in cells) + " |"
 
 
 def main():
