@@ -52,6 +52,12 @@ rows=(
 )
 
 wanted=("$@")
+for w in "${wanted[@]}"; do
+    [[ " $(printf '%s ' "${rows[@]%%|*}") " == *" $w "* ]] || {
+        echo "$0: unknown row '$w' (rows: $(printf '%s ' "${rows[@]%%|*}"))" >&2
+        exit 2
+    }
+done
 mkdir -p "$out"
 for row in "${rows[@]}"; do
     IFS='|' read -r name seed iters a b <<<"$row"

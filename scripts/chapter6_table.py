@@ -63,6 +63,8 @@ def main():
     out = sys.argv[1]
     names = sys.argv[2:] or [n for n in ORDER
                              if os.path.exists(os.path.join(out, n + ".points.txt"))]
+    if not names:
+        sys.exit(f"chapter6_table.py: no finished rows (NAME.points.txt) in {out}")
     for name in names:
         try:
             print(row(out, name))
