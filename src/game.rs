@@ -518,6 +518,13 @@ pub trait InfoSet<G: Game>: Clone + std::fmt::Debug + PartialEq + Send + Sync {
     /// The observer's legal moves; meaningful when the observer is to move (legal moves are
     /// then a function of its own cards and public facts).
     fn legal_moves(&self) -> G::Moves;
+    /// Where the seat to move stands in a turn of several actions (ASMACAG: three a turn):
+    /// `(actions left in this turn, this one included; actions in a whole turn)`. Public in
+    /// every game here; `(1, 1)` where a turn is one move. Search agents with `turn_share`
+    /// split a turn's budget by it.
+    fn turn_progress(&self) -> (u32, u32) {
+        (1, 1)
+    }
     /// Prepares exactly uniform sampling of the consistent states. An error is a proof that
     /// no state is consistent, and says why.
     fn sampler(&self) -> Result<Self::Sampler, DealError>;
@@ -787,6 +794,11 @@ impl<'a, G: HiddenInfo> View<'a, G> {
     pub fn legal_moves(&self) -> G::Moves {
         debug_assert_eq!(self.info.seat_to_move(), Some(self.observer()));
         self.info.legal_moves()
+    }
+
+    /// Where the seat to move stands in its turn ([`InfoSet::turn_progress`]).
+    pub fn turn_progress(&self) -> (u32, u32) {
+        self.info.turn_progress()
     }
 
     /// A sampler of states consistent with the observer's information.

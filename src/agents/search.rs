@@ -193,6 +193,10 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
         let config = self.searcher.config();
         // The spec's own budget replaces the caller's limits; the caller's stop signal stays.
         let budget = budget.replaced_by(config.budget.as_ref());
+        let budget = match config.turn_share {
+            Some(share) => budget.scaled(turn_share_factor(share, view.turn_progress())),
+            None => budget,
+        };
         let (algorithm, endgame) = (config.algorithm, config.endgame);
         // With nothing hidden there is one world, the state itself: ISMCTS and PIMC are UCT on
         // it, and UCT reads nothing hidden.
@@ -312,6 +316,18 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
     }
 }
 
+/// What a decision's per-move budget is multiplied by under `turn_share=share`, with
+/// `(left, of)` actions of its turn left (this one included) out of `of`: a turn of `of`
+/// actions has `of` per-move budgets in all, its first action gets `share` of them and each
+/// later one an even part of the rest. Turns of one move keep the per-move budget.
+fn turn_share_factor(share: f64, (left, of): (u32, u32)) -> f64 {
+    match of {
+        0 | 1 => 1.0,
+        _ if left >= of => share * f64::from(of),
+        _ => (1.0 - share) * f64::from(of) / f64::from(of - 1),
+    }
+}
+
 /// How an ISMCTS search runs besides its worlds and budget.
 struct IsmctsRun<'a, M: TreeMove> {
     /// The solver is the playout from leaves with at most this many cards left.
@@ -347,7 +363,7 @@ fn run_ismcts<G: HiddenInfo, W: Worlds<G>>(
 mod tests {
     use super::*;
     use crate::game::{Game, rng_from_seed};
-    use crate::games::{Bisca, GameDef, Sueca};
+    use crate::games::{Asmacag, Bisca, GameDef, Sueca};
 
     fn agent<G: HiddenInfo>(text: &str) -> SearchAgent<G> {
         let spec: Spec = text.parse().unwrap();
@@ -464,5 +480,51 @@ mod tests {
         assert!((0..10).any(|seed| reuses::<Bisca>("bisca", tree, seed)));
         // Sueca: a whole round of four moves down.
         assert!(reuses::<Sueca>("sueca", "ismcts:reuse=true", 5));
+    }
+
+    #[test]
+    fn turn_share_splits_a_turns_budget_by_the_actions_left() {
+        // A turn of three: the first action gets the share of three budgets, the other two
+        // halve the rest; the three always add up to three budgets.
+        for share in [0.2, 1.0 / 3.0, 0.6, 0.9] {
+            let parts: Vec<f64> = (1..=3)
+                .rev()
+                .map(|left| turn_share_factor(share, (left, 3)))
+                .collect();
+            assert!((parts.iter().sum::<f64>() - 3.0).abs() < 1e-12, "{share}");
+            assert!((parts[0] - 3.0 * share).abs() < 1e-12, "{share}");
+            assert_eq!(parts[1], parts[2]);
+        }
+        // Turns of one move keep the per-move budget whatever the share.
+        assert_eq!(turn_share_factor(0.9, (1, 1)), 1.0);
+
+        // In an ASMACAG game, each of the agent's decisions searches exactly its part.
+        let name = "asmacag";
+        let config = Asmacag::config(&name.parse().unwrap()).unwrap();
+        let mut rng = rng_from_seed(3);
+        let mut state = Asmacag::new_game(&config, &mut rng);
+        let mut agent = agent::<Asmacag>("ismcts:turn_share=0.6,reuse=true");
+        let budget = Budget::iterations(1000);
+        let mut seen = Vec::new();
+        while !state.is_terminal() {
+            let me = state.current_seat();
+            let view = View::new(&state, me);
+            let progress = view.turn_progress();
+            let d = agent.choose(view, budget.clone(), &mut rng).unwrap();
+            if state.legal_moves().len() > 1 && me == 0 {
+                let want = match progress.0 {
+                    3 => 1800,
+                    _ => 600,
+                };
+                assert_eq!(progress.1, 3);
+                assert_eq!(d.iterations, want, "{progress:?}");
+                seen.push(progress.0);
+            }
+            state.play(d.mv);
+        }
+        // Every position in the turn was met.
+        for left in 1..=3 {
+            assert!(seen.contains(&left), "{seen:?}");
+        }
     }
 }

@@ -103,6 +103,18 @@ impl Budget {
         }
     }
 
+    /// This budget with its iterations and time multiplied by `factor` (iterations rounded,
+    /// at least 1): a share of a turn's budget ([`super::SearchConfig::turn_share`]).
+    pub fn scaled(self, factor: f64) -> Budget {
+        Budget {
+            iterations: self
+                .iterations
+                .map(|n| ((n as f64 * factor).round() as u64).max(1)),
+            time: self.time.map(|t| t.mul_f64(factor)),
+            ..self
+        }
+    }
+
     /// This budget less the time spent since `start` (preparing the search): a move's clock
     /// runs from the moment the agent is asked.
     pub fn charged_from(self, start: Instant) -> Budget {
@@ -252,6 +264,29 @@ impl SharedBudget {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_scaled_budget_scales_iterations_and_time_and_keeps_the_stop_signal() {
+        let both = Budget {
+            iterations: Some(1000),
+            time: Some(Duration::from_millis(100)),
+            stop: Some(StopSignal::default()),
+        };
+        let half = both.clone().scaled(0.5);
+        assert_eq!(half.iterations, Some(500));
+        assert_eq!(half.time, Some(Duration::from_millis(50)));
+        assert!(half.stop.is_some());
+        // Rounded, and never below one iteration.
+        assert_eq!(
+            Budget::iterations(1000).scaled(0.6667).iterations,
+            Some(667)
+        );
+        assert_eq!(Budget::iterations(3).scaled(0.01).iterations, Some(1));
+        assert_eq!(
+            Budget::millis(30).scaled(1.5).time,
+            Some(Duration::from_millis(45))
+        );
+    }
 
     #[test]
     fn shared_budget_hands_out_exactly_the_iteration_limit() {

@@ -109,6 +109,9 @@ pub struct SearchConfig {
     pub inference: InferenceConfig,
     /// Tree reuse between decisions (`reuse`; ISMCTS and UCT, one tree per search).
     pub reuse: bool,
+    /// The share of a multi-action turn's budget that its first action gets (`turn_share`);
+    /// `None`: every action the per-move budget.
+    pub turn_share: Option<f64>,
 }
 
 /// The most threads a search accepts.
@@ -247,6 +250,15 @@ const OPT_REUSE: OptionDoc = OptionDoc {
            since (the thesis's sub-tree preservation; not with parallel=root)",
 };
 
+const OPT_TURN_SHARE: OptionDoc = OptionDoc {
+    key: "turn_share",
+    default: "even",
+    help: "in games whose turn is several actions (ASMACAG): the share of the turn's budget \
+           (the per-move budget times the turn's actions) its first action searches with, the \
+           others splitting the rest evenly; between 0 and 1 exclusive (with reuse=true the \
+           later actions start from the first one's tree)",
+};
+
 /// Options of the `ismcts` and `uct` agents.
 pub const SEARCH_OPTIONS: &[OptionDoc] = &[
     OPT_PRESET,
@@ -268,6 +280,7 @@ pub const SEARCH_OPTIONS: &[OptionDoc] = &[
     OPT_INFER,
     OPT_INFER_EPS,
     OPT_REUSE,
+    OPT_TURN_SHARE,
 ];
 
 /// Options of the `mo-ismcts` agent: those of `ismcts` but `leaf_solve`, `infer`, NAST and
@@ -296,6 +309,7 @@ pub const MO_ISMCTS_OPTIONS: &[OptionDoc] = &[
     OPT_ENDGAME,
     OPT_ENDGAME_PICK,
     OPT_ENDGAME_DEALS,
+    OPT_TURN_SHARE,
 ];
 
 /// Options of the `pimc` agent: `dets` and the common ones.
@@ -317,6 +331,7 @@ pub const PIMC_OPTIONS: &[OptionDoc] = &[
     OPT_ENDGAME,
     OPT_ENDGAME_PICK,
     OPT_ENDGAME_DEALS,
+    OPT_TURN_SHARE,
 ];
 
 /// An agent spec's own budget (`iterations=` and/or `time_ms=`, each within its limit), which
@@ -423,6 +438,7 @@ impl SearchConfig {
             rollout: Rollout::default(),
             inference: InferenceConfig::default(),
             reuse: false,
+            turn_share: None,
         }
     }
 
@@ -559,6 +575,17 @@ impl SearchConfig {
                     .into(),
             ));
         }
+        let turn_share = match spec.raw("turn_share") {
+            None => None,
+            Some(text) => match text.parse::<f64>() {
+                Ok(f) if f > 0.0 && f < 1.0 => Some(f),
+                _ => {
+                    return Err(err(format!(
+                        "turn_share={text} is not a number between 0 and 1 exclusive"
+                    )));
+                }
+            },
+        };
         Ok(SearchConfig {
             algorithm,
             c,
@@ -571,6 +598,7 @@ impl SearchConfig {
             rollout,
             inference,
             reuse,
+            turn_share,
         })
     }
 
@@ -604,6 +632,9 @@ impl SearchConfig {
         // Written only when on, so that the specs of earlier logs read the same.
         if self.reuse {
             parts.push("reuse=true".into());
+        }
+        if let Some(f) = self.turn_share {
+            parts.push(format!("turn_share={f}"));
         }
         parts.join(",")
     }
@@ -646,6 +677,8 @@ mod tests {
             "ismcts:playout=epic,policy=gibbs:tau=0.5,parallel=leaf,threads=2",
             "pimc:endgame=thesis",
             "ismcts:reuse=true,parallel=tree,threads=2",
+            "ismcts:turn_share=0.6,reuse=true",
+            "pimc:turn_share=0.25",
             "uct:reuse=true",
         ] {
             let cfg = parse(text).unwrap();
@@ -727,6 +760,15 @@ mod tests {
                 "ismcts:reuse=true,parallel=root,threads=2",
                 "not supported with parallel=root",
             ),
+            (
+                "ismcts:turn_share=0",
+                "turn_share=0 is not a number between 0 and 1",
+            ),
+            (
+                "ismcts:turn_share=1",
+                "turn_share=1 is not a number between 0 and 1",
+            ),
+            ("ismcts:turn_share=most", "turn_share=most is not a number"),
         ] {
             let e = parse(text).unwrap_err();
             assert!(e.0.contains(needle), "{text}: {e}");

@@ -82,6 +82,13 @@ impl InfoSet<Asmacag> for AsmacagKnowledge {
             .is_over(self.hand.is_empty() && self.opponent_cards == 0)
     }
 
+    fn turn_progress(&self) -> (u32, u32) {
+        (
+            u32::from(self.table.actions_left),
+            u32::from(self.table.actions_per_turn),
+        )
+    }
+
     fn legal_moves(&self) -> Actions {
         Actions::new(self.hand.kinds(), self.table.board.kinds())
     }
