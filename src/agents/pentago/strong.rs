@@ -49,8 +49,8 @@ pub const INFO: AgentInfo = AgentInfo {
             default: "0.1",
             help: "UCB exploration constant (lower than the other agents': docs/results.md)",
         },
-        // The shared search options but `c` and the card games' exact endgame and inference (a
-        // test checks that none is missing).
+        // The shared search options but `c`, the card games' exact endgame and inference, and
+        // `turn_share` (a turn here is one move; a test checks that none other is missing).
         SEARCH_OPTIONS[0],
         SEARCH_OPTIONS[2],
         SEARCH_OPTIONS[3],
@@ -138,6 +138,11 @@ impl StrongAgent {
             config.c = DEFAULT_C;
         }
         let err = |m: String| SpecError(format!("{}: {m}", spec.name));
+        if config.turn_share.is_some() {
+            return Err(err(
+                "turn_share does not apply: a Pentago-Swap turn is one move".into(),
+            ));
+        }
         let lookahead: u32 = spec.get("lookahead", 3)?;
         if lookahead.is_multiple_of(2) || lookahead > 7 {
             return Err(err(format!(
@@ -336,12 +341,30 @@ mod tests {
     fn every_search_option_is_documented_once() {
         let keys: Vec<&str> = INFO.options.iter().map(|o| o.key).collect();
         // The card games' exact endgame and the inference over hidden cards do not apply to a
-        // perfect-information game.
-        let card_only =
-            |k: &str| k.starts_with("endgame") || k.starts_with("infer") || k == "leaf_solve";
+        // perfect-information game, nor a split of multi-action turns to one whose turn is one
+        // move.
+        let card_only = |k: &str| {
+            k.starts_with("endgame")
+                || k.starts_with("infer")
+                || k == "leaf_solve"
+                || k == "turn_share"
+        };
         for o in SEARCH_OPTIONS.iter().filter(|o| !card_only(o.key)) {
             assert_eq!(keys.iter().filter(|&&k| k == o.key).count(), 1, "{}", o.key);
         }
         assert!(!keys.iter().any(|k| card_only(k)));
+    }
+
+    #[test]
+    fn options_that_do_not_apply_or_are_out_of_range_are_errors() {
+        for (text, needle) in [
+            ("pentago-strong:turn_share=0.5", "turn_share does not apply"),
+            ("pentago-strong:lookahead=2", "lookahead=2 must be odd"),
+            ("pentago-strong:tree_solve=6", "tree_solve=6 is at most 5"),
+        ] {
+            let spec: Spec = text.parse().unwrap();
+            let e = StrongAgent::from_spec(&spec).err().expect(text);
+            assert!(e.0.contains(needle), "{text}: {e}");
+        }
     }
 }
