@@ -148,7 +148,7 @@ impl Policy {
     #[inline]
     pub fn value(self, s: Stat) -> f64 {
         match self {
-            Policy::Gibbs { tau } => exp_nonpositive((s.mean() - UNSEEN_MEAN) / tau),
+            Policy::Gibbs { tau } => ((s.mean() - UNSEEN_MEAN) / tau).exp(),
             Policy::Roulette | Policy::EGreedy { .. } | Policy::Ucb1 { .. } => s.mean(),
         }
     }
@@ -242,45 +242,6 @@ impl Policy {
             }
         }
     }
-}
-
-/// `e^x` for `x <= 0` (a Gibbs weight's exponent), within a few units in the last place of
-/// `f64::exp` (tested). Every n-gram update of a Gibbs table computes one, and the C library's
-/// `exp` was a third of that update's cost (docs/performance.md, "NAST"): here `e^x = 2^k·e^r`
-/// with `k` the nearest integer to `x / ln 2` and `|r| <= ln 2 / 2`, and `e^r` by its Taylor
-/// series to the 13th power, whose remainder is below 2e-16 relative on that interval.
-#[inline]
-fn exp_nonpositive(x: f64) -> f64 {
-    // Below this 2^k is subnormal; the weights never come near (x >= -1 / MIN_TAU = -100).
-    if x < -700.0 {
-        return 0.0;
-    }
-    const LN2_HI: f64 = 0.693_147_180_369_123_816_49;
-    const LN2_LO: f64 = 1.908_214_929_270_587_7e-10;
-    let k = (x * std::f64::consts::LOG2_E).round_ties_even();
-    // Cody and Waite's two-part ln 2: k·LN2_HI is exact, so r keeps its low bits.
-    let r = (x - k * LN2_HI) - k * LN2_LO;
-    // Horner's rule over 1/n!, n = 13 down to 0 (the compiler unrolls it).
-    let mut p = 1.0 / 6_227_020_800.0;
-    for inverse_factorial in [
-        1.0 / 479_001_600.0,
-        1.0 / 39_916_800.0,
-        1.0 / 3_628_800.0,
-        1.0 / 362_880.0,
-        1.0 / 40_320.0,
-        1.0 / 5_040.0,
-        1.0 / 720.0,
-        1.0 / 120.0,
-        1.0 / 24.0,
-        1.0 / 6.0,
-        0.5,
-        1.0,
-        1.0,
-    ] {
-        p = p * r + inverse_factorial;
-    }
-    // 2^k from its exponent bits (k >= -1010 here, a normal number).
-    p * f64::from_bits(((k as i64 + 1023) as u64) << 52)
 }
 
 /// Draws an index with probability proportional to `weights` (`len` of them, summing to
@@ -1030,21 +991,6 @@ mod tests {
             0
         };
         stats.get(ctx, base, bit)
-    }
-
-    #[test]
-    fn the_gibbs_exponential_matches_the_libraries() {
-        // Over the exponents a Gibbs weight can have (mean in 0…1, tau down to 0.01) and past
-        // them; 1e-14 relative is far below what a probability to 1e-9 needs.
-        let mut worst: f64 = 0.0;
-        for i in 0..=200_000 {
-            let x = -150.0 * f64::from(i) / 200_000.0;
-            let (ours, libm) = (exp_nonpositive(x), x.exp());
-            worst = worst.max((ours - libm).abs() / libm);
-        }
-        assert!(worst < 1e-14, "worst relative error {worst:e}");
-        assert_eq!(exp_nonpositive(0.0), 1.0);
-        assert_eq!(exp_nonpositive(-800.0), 0.0);
     }
 
     #[test]
