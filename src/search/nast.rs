@@ -605,13 +605,11 @@ impl NgramStats {
         self.candidate_in(self.row_of(ctx, base), bit)
     }
 
-    /// Adds one play with reward `reward` to `ctx` followed by `bit`, and stores the policy's
-    /// new weight of it.
+    /// Adds one play with reward `reward` to `ctx` followed by `bit` in the hashed table
+    /// (n >= 3; `record` reaches dense cells directly), unless the table has no room for it.
     #[inline]
-    fn add(&self, ctx: Context, bit: u8, reward: f64) {
-        if self.config.n <= 2 {
-            self.add_to(&self.dense[self.dense_base(ctx) + bit as usize], reward);
-        } else if let Some(i) = self.slot(Self::key(ctx, bit), true) {
+    fn add_hashed(&self, ctx: Context, bit: u8, reward: f64) {
+        if let Some(i) = self.slot(Self::key(ctx, bit), true) {
             self.add_to(&self.values[i], reward);
         }
     }
@@ -708,7 +706,7 @@ impl NgramStats {
         }
         for (i, m) in moves.iter().enumerate() {
             let ctx = self.context(&moves[..i], m.seat, m.pos);
-            self.add(ctx, m.bit, unit[m.seat as usize]);
+            self.add_hashed(ctx, m.bit, unit[m.seat as usize]);
         }
     }
 }
