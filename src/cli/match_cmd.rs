@@ -134,7 +134,7 @@ pub fn format_report(r: &MatchReport) -> String {
     out += &format!(
         "  A mean score {:.3} ± {:.3} (95% CI {lo:.3}–{hi:.3}), Elo {elo:+.0} ({elo_lo:+.0} … {elo_hi:+.0}), {} deals\n",
         t.mean(),
-        (hi - lo) / 2.0,
+        t.half_width(),
         t.deals
     );
     out += &format!(

@@ -190,8 +190,7 @@ pub fn format_tournament(r: &TournamentReport) -> String {
     let mut score = vec![(0.0, 0.0); n];
     for p in &r.pairings {
         let t = &p.report.tally;
-        let (lo, hi) = t.interval();
-        let half = (hi - lo) / 2.0;
+        let half = t.half_width();
         cell[p.a][p.b] = Some((t.mean(), half, t.deals));
         cell[p.b][p.a] = Some((1.0 - t.mean(), half, t.deals));
         let games = (t.deals * p.report.seatings_per_deal as u64) as f64;

@@ -210,8 +210,8 @@ pub fn run_scale<G: GameDef>(
                     if report.interrupted {
                         return Err("interrupted: the measurements so far are not written".into());
                     }
-                    let (lo, hi) = report.tally.interval();
-                    let (score, ci) = (Some(report.tally.mean()), Some((hi - lo) / 2.0));
+                    let t = &report.tally;
+                    let (score, ci) = (Some(t.mean()), Some(t.half_width()));
                     if equal_time {
                         (row.score_equal_time, row.ci_equal_time) = (score, ci);
                     } else {

@@ -79,10 +79,16 @@ impl Tally {
         (var / n).sqrt()
     }
 
-    /// The 95% interval of the mean score.
+    /// Half the width of the normal 95% interval of the mean score.
+    pub fn half_width(&self) -> f64 {
+        Z95 * self.std_error()
+    }
+
+    /// The 95% interval of the mean score, clipped to the scores a deal can have (0 to 1): at
+    /// a handful of deals the normal approximation reaches past them.
     pub fn interval(&self) -> (f64, f64) {
-        let h = Z95 * self.std_error();
-        (self.mean() - h, self.mean() + h)
+        let h = self.half_width();
+        ((self.mean() - h).max(0.0), (self.mean() + h).min(1.0))
     }
 
     /// Elo difference implied by the mean score, with its 95% interval (clamped to ±1000).
@@ -205,8 +211,31 @@ mod tests {
         assert_eq!(t.mean(), 0.5);
         // Sample variance of {1,0,1,0} is 1/3; SE = sqrt(1/12).
         assert!((t.std_error() - (1.0f64 / 12.0).sqrt()).abs() < 1e-12);
+        assert!((t.half_width() - Z95 * (1.0f64 / 12.0).sqrt()).abs() < 1e-12);
+        // Twice the deals: SE sqrt(2/7 / 8), an interval inside 0…1 and symmetric.
+        for s in [1.0, 0.0, 1.0, 0.0] {
+            t.add_deal(s);
+        }
         let (lo, hi) = t.interval();
-        assert!((hi - lo - 2.0 * Z95 * (1.0f64 / 12.0).sqrt()).abs() < 1e-12);
+        let half = Z95 * (2.0f64 / 7.0 / 8.0).sqrt();
+        assert!((lo - (0.5 - half)).abs() < 1e-12 && (hi - (0.5 + half)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn interval_stays_within_the_possible_scores() {
+        // Two deals, 1.0 and 0.2: mean 0.6, SE 0.4, so the normal interval is 0.6 ± 0.78.
+        let mut t = Tally::default();
+        t.add_deal(1.0);
+        t.add_deal(0.2);
+        assert!((t.half_width() - Z95 * 0.4).abs() < 1e-12);
+        assert_eq!(t.interval(), (0.0, 1.0));
+        let mut lopsided = Tally::default();
+        for s in [0.0, 0.0, 0.5] {
+            lopsided.add_deal(s);
+        }
+        let (lo, hi) = lopsided.interval();
+        assert_eq!(lo, 0.0);
+        assert!((hi - (1.0 / 6.0 + lopsided.half_width())).abs() < 1e-12);
     }
 
     #[test]
