@@ -244,6 +244,46 @@ impl Policy {
     }
 }
 
+/// UCB1's draw ([`Policy::Ucb1`]) without a weight buffer: uniformly among the candidates of
+/// maximal score, an unseen one's being infinite. It draws exactly what
+/// [`Policy::choose_candidate`] draws (one `unit_f64`, the `⌊u · ties⌋`-th tie, which is
+/// where [`sample`] stops over weights of 1 for the ties and 0 for the rest), so the search
+/// computes the same; a playout step calls it with the legal moves' candidates.
+#[inline]
+fn ucb1_pick(found: &[Candidate], c: f64, rng: &mut Rng) -> usize {
+    let total: u64 = found.iter().map(|s| u64::from(s.count)).sum();
+    let ln_total = (total.max(1) as f64).ln();
+    let score = |s: &Candidate| {
+        if s.count == 0 {
+            f64::INFINITY
+        } else {
+            s.value + c * (ln_total / f64::from(s.count)).sqrt()
+        }
+    };
+    let (mut top, mut first, mut ties) = (f64::MIN, 0, 0u32);
+    for (i, s) in found.iter().enumerate() {
+        let x = score(s);
+        if x > top {
+            (top, first, ties) = (x, i, 1);
+        } else if x == top {
+            ties += 1;
+        }
+    }
+    // `sample` would draw u in [0, ties) and stop at the ⌊u⌋-th tie (subtracting 1.0 from
+    // u is exact there); with one tie it stops at it whatever u is.
+    let u = unit_f64(rng) * f64::from(ties);
+    if ties == 1 {
+        return first;
+    }
+    let j = (u as u32).min(ties - 1);
+    found
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| score(s) == top)
+        .nth(j as usize)
+        .map_or(first, |(i, _)| i)
+}
+
 /// Draws an index with probability proportional to `weights` (`len` of them, summing to
 /// `total`); uniformly when the total is zero or not finite.
 #[inline]
@@ -725,7 +765,12 @@ enum Row {
 pub fn playout<G: Game>(state: &mut G, rng: &mut Rng, stats: &NgramStats, log: &mut MoveLog) {
     match stats.config.policy {
         Policy::Gibbs { .. } | Policy::Roulette => weighted_playout(state, rng, stats, log),
-        policy => candidate_playout(state, rng, stats, log, policy),
+        Policy::Ucb1 { c } => candidate_playout(state, rng, stats, log, |found, rng| {
+            ucb1_pick(found, c, rng)
+        }),
+        policy => candidate_playout(state, rng, stats, log, |found, rng| {
+            policy.choose_candidate(found, rng)
+        }),
     }
 }
 
@@ -768,7 +813,7 @@ fn candidate_playout<G: Game>(
     rng: &mut Rng,
     stats: &NgramStats,
     log: &mut MoveLog,
-    policy: Policy,
+    pick: impl Fn(&[Candidate], &mut Rng) -> usize,
 ) {
     let mut found = [Candidate::default(); MOVES];
     while !state.is_terminal() {
@@ -777,7 +822,7 @@ fn candidate_playout<G: Game>(
             bits.select(0)
         } else {
             let k = stats.candidates(stats.row(state, log), bits, &mut found);
-            let i = policy.choose_candidate(&found[..k], rng);
+            let i = pick(&found[..k], rng);
             bits.select(i as u32)
         };
         log.push(state, bit);
@@ -788,7 +833,7 @@ fn candidate_playout<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cards::{Card, CardSet};
+    use crate::cards::{Card, CardSet, random_below};
     use crate::game::rng_from_seed;
 
     fn stat(count: u32, total: f64) -> Stat {
@@ -882,6 +927,31 @@ mod tests {
         assert_eq!(distribution(p, &hand_built()), [0.0, 0.0, 0.0, 1.0]);
         let mut rng = rng_from_seed(1);
         assert_eq!(p.choose(&stats, &mut rng), 2);
+    }
+
+    #[test]
+    fn ucb1_pick_draws_what_the_weighted_draw_does() {
+        // Candidates from a few counts and values, so that equal scores (ties, unseen moves)
+        // are common; the fast path must pick the same index and use the generator alike.
+        let mut maker = rng_from_seed(5);
+        let (mut a, mut b) = (rng_from_seed(6), rng_from_seed(6));
+        let policy = Policy::Ucb1 { c: 0.7 };
+        let mut tied = 0;
+        for _ in 0..20_000 {
+            let len = 2 + random_below(&mut maker, 7) as usize;
+            let found: Vec<Candidate> = (0..len)
+                .map(|_| Candidate {
+                    count: random_below(&mut maker, 4),
+                    value: f64::from(random_below(&mut maker, 3)) / 2.0,
+                })
+                .collect();
+            let want = policy.choose_candidate(&found, &mut a);
+            assert_eq!(ucb1_pick(&found, 0.7, &mut b), want, "{found:?}");
+            assert_eq!(unit_f64(&mut a), unit_f64(&mut b));
+            let mut w = [0.0; MOVES];
+            tied += usize::from(policy.candidate_weights(&found, &mut w) > 1.0);
+        }
+        assert!(tied > 5_000, "only {tied} draws among ties");
     }
 
     #[test]
