@@ -185,15 +185,7 @@ impl Policy {
                 }
             }
             Policy::Ucb1 { c } => {
-                let total: u64 = found.iter().map(|s| u64::from(s.count)).sum();
-                let ln_total = (total.max(1) as f64).ln();
-                let score = |s: &Candidate| {
-                    if s.count == 0 {
-                        f64::INFINITY
-                    } else {
-                        s.value + c * (ln_total / f64::from(s.count)).sqrt()
-                    }
-                };
+                let score = ucb1_score(found, c);
                 let mut top = f64::MIN;
                 for (w, s) in weights.iter_mut().zip(found) {
                     *w = score(s);
@@ -244,6 +236,21 @@ impl Policy {
     }
 }
 
+/// UCB1's score of each of `found`: `mean + c·sqrt(ln(Σ count) / count)`, infinite for an
+/// unseen n-gram.
+#[inline]
+fn ucb1_score(found: &[Candidate], c: f64) -> impl Fn(&Candidate) -> f64 {
+    let total: u64 = found.iter().map(|s| u64::from(s.count)).sum();
+    let ln_total = (total.max(1) as f64).ln();
+    move |s: &Candidate| {
+        if s.count == 0 {
+            f64::INFINITY
+        } else {
+            s.value + c * (ln_total / f64::from(s.count)).sqrt()
+        }
+    }
+}
+
 /// UCB1's draw ([`Policy::Ucb1`]) without a weight buffer: uniformly among the candidates of
 /// maximal score, an unseen one's being infinite. It draws exactly what
 /// [`Policy::choose_candidate`] draws (one `unit_f64`, the `⌊u · ties⌋`-th tie, which is
@@ -251,15 +258,7 @@ impl Policy {
 /// computes the same; a playout step calls it with the legal moves' candidates.
 #[inline]
 fn ucb1_pick(found: &[Candidate], c: f64, rng: &mut Rng) -> usize {
-    let total: u64 = found.iter().map(|s| u64::from(s.count)).sum();
-    let ln_total = (total.max(1) as f64).ln();
-    let score = |s: &Candidate| {
-        if s.count == 0 {
-            f64::INFINITY
-        } else {
-            s.value + c * (ln_total / f64::from(s.count)).sqrt()
-        }
-    };
+    let score = ucb1_score(found, c);
     let (mut top, mut first, mut ties) = (f64::MIN, 0, 0u32);
     for (i, s) in found.iter().enumerate() {
         let x = score(s);
