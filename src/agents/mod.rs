@@ -76,8 +76,15 @@ pub trait Agent<G: HiddenInfo>: Send {
     }
     /// Gives back the memory the last decision's search trees hold (they are sized again by
     /// the next search). A harness that keeps an agent between decisions (the engine protocol)
-    /// calls it after each one; a match, whose next decision comes at once, does not.
+    /// calls it after each one, unless [`Agent::keeps_trees`]; a match, whose next decision
+    /// comes at once, does not.
     fn release_memory(&mut self) {}
+    /// True when the agent's next decision in a game may start from this decision's tree
+    /// (tree reuse, `reuse=true`): a harness that keeps the agent between decisions then keeps
+    /// its memory too, or the reuse would never happen.
+    fn keeps_trees(&self) -> bool {
+        false
+    }
     /// The search trees of the last decision, read-only, for inspection; `None` for agents
     /// that keep none.
     fn search_trees(&self) -> Option<&[crate::search::Tree<G::Move>]> {

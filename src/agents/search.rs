@@ -171,6 +171,10 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
         self.last_search = None;
     }
 
+    fn keeps_trees(&self) -> bool {
+        self.searcher.config().reuse
+    }
+
     fn search_trees(&self) -> Option<&[crate::search::Tree<G::Move>]> {
         Some(self.searcher.trees())
     }

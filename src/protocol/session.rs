@@ -417,7 +417,11 @@ impl<G: GameDef> Session for GameSession<G> {
             .collect();
         let view = view.with_history(&history);
         let decided = agent.choose(view, budget, &mut rng_from_seed(seed));
-        agent.release_memory();
+        // An idle engine need not hold a search's megabytes, unless the next `go` of this
+        // game starts from them (tree reuse). A `new` game starts a new session and agent.
+        if !agent.keeps_trees() {
+            agent.release_memory();
+        }
         let agent_spec = agent.spec();
         self.agent = Some((agent_text.to_string(), agent));
         let d: Decision<G::Move> = decided.map_err(|e| e.to_string())?;

@@ -37,6 +37,10 @@ pub trait PentagoAgent: Send {
     ) -> Result<Decision<PentagoMove>, AgentError>;
     /// Gives back the memory of the last decision's search (see [`Agent::release_memory`]).
     fn release_memory(&mut self) {}
+    /// See [`Agent::keeps_trees`].
+    fn keeps_trees(&self) -> bool {
+        false
+    }
     /// The search trees of the last decision, for inspection; `None` for agents that keep none
     /// in the shared arena.
     fn search_trees(&self) -> Option<&[Tree<PentagoMove>]> {
@@ -93,6 +97,10 @@ impl<G: HiddenInfo, A: PentagoAgent> Agent<G> for OnPentago<A> {
 
     fn release_memory(&mut self) {
         self.0.release_memory();
+    }
+
+    fn keeps_trees(&self) -> bool {
+        self.0.keeps_trees()
     }
 
     fn choose(

@@ -288,6 +288,10 @@ impl PentagoAgent for StrongAgent {
         Some(self.searcher.trees())
     }
 
+    fn keeps_trees(&self) -> bool {
+        self.searcher.config().reuse
+    }
+
     fn release_memory(&mut self) {
         // The kept subtree goes too: the next decision searches afresh.
         self.searcher.release_memory();
