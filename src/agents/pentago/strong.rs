@@ -367,7 +367,9 @@ mod tests {
             ("pentago-strong:tree_solve=6", "tree_solve=6 is at most 5"),
         ] {
             let spec: Spec = text.parse().unwrap();
-            let e = StrongAgent::from_spec(&spec).err().expect(text);
+            let Err(e) = StrongAgent::from_spec(&spec) else {
+                panic!("{text} was accepted");
+            };
             assert!(e.0.contains(needle), "{text}: {e}");
         }
     }
