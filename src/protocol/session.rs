@@ -56,8 +56,9 @@ pub struct GameSession<G: GameDef> {
     seen: Vec<(Seat, Option<G::Move>, u8)>,
     /// Seeds of `go` requests that do not give one.
     rng: Rng,
-    /// The last `go`'s agent and its spec text.
-    agent: Option<(String, Box<dyn Agent<G>>)>,
+    /// Each seat's last `go` agent with its spec text, kept while that seat's `go`s name the
+    /// same spec (threads and, for tree reuse, the last search stay with it).
+    agents: Vec<(Seat, String, Box<dyn Agent<G>>)>,
 }
 
 impl<G: GameDef> GameSession<G> {
@@ -77,7 +78,7 @@ impl<G: GameDef> GameSession<G> {
             table,
             seen: Vec::new(),
             rng: rng_from_seed(seed ^ 0x5EED_0F60),
-            agent: None,
+            agents: Vec::new(),
         }
     }
 
@@ -374,10 +375,13 @@ impl<G: GameDef> Session for GameSession<G> {
         let spec: Spec = agent_text
             .parse()
             .map_err(|e: crate::spec::SpecError| e.0)?;
-        // The agent of the last `go` is kept while the spec stays the same: its threads and
-        // arenas are reused, as a UCI engine keeps its search threads between moves.
-        let mut agent = match self.agent.take() {
-            Some((text, agent)) if text == agent_text => agent,
+        // The seat's agent of its last `go` is kept while the spec stays the same: its threads
+        // and arenas are reused, as a UCI engine keeps its search threads between moves, and a
+        // reusing agent continues from its own last search. One per seat, so a harness that
+        // plays every seat through one engine keeps each seat's tree.
+        let kept = self.agents.iter().position(|(s, _, _)| *s == seat);
+        let mut agent = match kept.map(|i| self.agents.swap_remove(i)) {
+            Some((_, text, agent)) if text == agent_text => agent,
             _ => agents::build::<G>(&spec).map_err(|e| e.0)?,
         };
         if let Some(n) = go.iterations {
@@ -423,7 +427,7 @@ impl<G: GameDef> Session for GameSession<G> {
             agent.release_memory();
         }
         let agent_spec = agent.spec();
-        self.agent = Some((agent_text.to_string(), agent));
+        self.agents.push((seat, agent_text.to_string(), agent));
         let d: Decision<G::Move> = decided.map_err(|e| e.to_string())?;
         if !self.legal_moves().contains(d.mv) {
             return Err(format!(

@@ -881,37 +881,44 @@ fn root_visits(go: &Value) -> u64 {
 
 #[test]
 fn tree_reuse_survives_between_gos_of_one_game() {
-    // Bisca: seat 0 searches and plays, the other seat plays, seat 0 searches again: with reuse the
-    // second search starts from the first one's subtree below the cards played since, so its
-    // root holds more visits than its own iterations; without, exactly its own.
+    // Bisca: seat 0 searches and plays, the other seat moves, seat 0 searches again: with reuse
+    // the second search starts from the first one's subtree below the cards played since, so
+    // its root holds more visits than its own iterations; without, exactly its own. The other
+    // seat's moves come as plain `play`s, as `go`s of its own reusing agent (every seat played
+    // through one engine), or as `go`s of another agent: the engine keeps an agent per seat.
+    let others = [None, Some("ismcts:reuse=true"), Some("random")];
     for (agent, reuses) in [("ismcts:reuse=true", true), ("ismcts", false)] {
-        let mut e = Engine::new();
-        let new = ask_ok(&mut e, json!({"cmd": "new", "game": "bisca", "seed": 4}));
-        let me = new["to_move"].as_u64().unwrap();
-        // Enough iterations that the tree reaches past the other seat's reply.
-        let go = |seed| json!({"cmd": "go", "agent": agent, "iterations": 20_000, "seed": seed});
-        let mut first = go(1);
-        first["play"] = json!(true);
-        assert_eq!(root_visits(&ask_ok(&mut e, first)), 20_000);
-        // The other seat plays its first legal card until seat 0 is to move again (its reply,
-        // and the next trick's lead if it won). Not with a `go` of another agent: the engine
-        // keeps one agent, the last `go`'s.
-        for _ in 0..2 {
-            let legal = ask_ok(&mut e, json!({"cmd": "legal"}));
-            let card = legal["moves"][0].clone();
-            let r = ask_ok(&mut e, json!({"cmd": "play", "move": card}));
-            if r["to_move"].as_u64() == Some(me) {
-                break;
+        for other in others {
+            let mut e = Engine::new();
+            let new = ask_ok(&mut e, json!({"cmd": "new", "game": "bisca", "seed": 4}));
+            let me = new["to_move"].as_u64().unwrap();
+            // Enough iterations that the tree reaches past the other seat's reply.
+            let go = |agent: &str, seed: u64, play: bool| json!({"cmd": "go", "agent": agent, "iterations": 20_000, "seed": seed, "play": play});
+            assert_eq!(root_visits(&ask_ok(&mut e, go(agent, 1, true))), 20_000);
+            // The other seat moves until seat 0 is to move again (its reply, and the next
+            // trick's lead if it won).
+            for _ in 0..2 {
+                let r = match other {
+                    None => {
+                        let legal = ask_ok(&mut e, json!({"cmd": "legal"}));
+                        let card = legal["moves"][0].clone();
+                        ask_ok(&mut e, json!({"cmd": "play", "move": card}))
+                    }
+                    Some(spec) => ask_ok(&mut e, go(spec, 3, true)),
+                };
+                if r["to_move"].as_u64() == Some(me) {
+                    break;
+                }
             }
-        }
-        let second = ask_ok(&mut e, go(2));
-        assert_eq!(second["seat"].as_u64(), Some(me), "{second}");
-        assert_eq!(second["iterations"].as_u64(), Some(20_000), "{second}");
-        let visits = root_visits(&second);
-        if reuses {
-            assert!(visits > 20_000, "{agent}: nothing kept ({visits} visits)");
-        } else {
-            assert_eq!(visits, 20_000, "{agent}");
+            let second = ask_ok(&mut e, go(agent, 2, false));
+            assert_eq!(second["seat"].as_u64(), Some(me), "{second}");
+            assert_eq!(second["iterations"].as_u64(), Some(20_000), "{second}");
+            let visits = root_visits(&second);
+            if reuses {
+                assert!(visits > 20_000, "{agent}, other {other:?}: nothing kept");
+            } else {
+                assert_eq!(visits, 20_000, "{agent}, other {other:?}");
+            }
         }
     }
 }
