@@ -173,15 +173,9 @@ impl Policy {
                 }
             }
             Policy::EGreedy { epsilon } => {
-                let best = found.iter().map(|c| c.value).fold(f64::MIN, f64::max);
-                let top = found.iter().filter(|c| c.value == best).count();
-                let rest = found.len() - top;
+                let weight = egreedy_weight(found, epsilon);
                 for (w, c) in weights.iter_mut().zip(found) {
-                    *w = match (rest, c.value == best) {
-                        (0, _) => 1.0,
-                        (_, true) => (1.0 - epsilon) / top as f64,
-                        (_, false) => epsilon / rest as f64,
-                    };
+                    *w = weight(c);
                 }
             }
             Policy::Ucb1 { c } => {
@@ -234,6 +228,30 @@ impl Policy {
             }
         }
     }
+}
+
+/// ε-greedy's weight of each of `found`: the best mean shares `1 − epsilon`, the others
+/// share `epsilon` (all of it to the best when every mean is the best).
+#[inline]
+fn egreedy_weight(found: &[Candidate], epsilon: f64) -> impl Fn(&Candidate) -> f64 {
+    let best = found.iter().map(|c| c.value).fold(f64::MIN, f64::max);
+    let top = found.iter().filter(|c| c.value == best).count();
+    let rest = found.len() - top;
+    let (to_best, to_other) = match rest {
+        0 => (1.0, 0.0),
+        _ => ((1.0 - epsilon) / top as f64, epsilon / rest as f64),
+    };
+    move |c: &Candidate| if c.value == best { to_best } else { to_other }
+}
+
+/// ε-greedy's draw ([`Policy::EGreedy`]) without a weight buffer: the same weights, summed
+/// and sampled in the same order as [`Policy::choose_candidate`] does from its buffer, so
+/// the draw is the same.
+#[inline]
+fn egreedy_pick(found: &[Candidate], epsilon: f64, rng: &mut Rng) -> usize {
+    let weight = egreedy_weight(found, epsilon);
+    let total: f64 = found.iter().map(&weight).sum();
+    sample(found.iter().map(&weight), total, found.len(), rng)
 }
 
 /// UCB1's score of each of `found`: `mean + c·sqrt(ln(Σ count) / count)`, infinite for an
@@ -767,8 +785,8 @@ pub fn playout<G: Game>(state: &mut G, rng: &mut Rng, stats: &NgramStats, log: &
         Policy::Ucb1 { c } => candidate_playout(state, rng, stats, log, |found, rng| {
             ucb1_pick(found, c, rng)
         }),
-        policy => candidate_playout(state, rng, stats, log, |found, rng| {
-            policy.choose_candidate(found, rng)
+        Policy::EGreedy { epsilon } => candidate_playout(state, rng, stats, log, |found, rng| {
+            egreedy_pick(found, epsilon, rng)
         }),
     }
 }
@@ -929,9 +947,10 @@ mod tests {
     }
 
     #[test]
-    fn ucb1_pick_draws_what_the_weighted_draw_does() {
+    fn fast_picks_draw_what_the_weighted_draw_does() {
         // Candidates from a few counts and values, so that equal scores (ties, unseen moves)
-        // are common; the fast path must pick the same index and use the generator alike.
+        // are common; the UCB1 and ε-greedy fast paths must pick the same index as the
+        // weighted draw and use the generator alike.
         let mut maker = rng_from_seed(5);
         let (mut a, mut b) = (rng_from_seed(6), rng_from_seed(6));
         let policy = Policy::Ucb1 { c: 0.7 };
@@ -946,6 +965,10 @@ mod tests {
                 .collect();
             let want = policy.choose_candidate(&found, &mut a);
             assert_eq!(ucb1_pick(&found, 0.7, &mut b), want, "{found:?}");
+            assert_eq!(unit_f64(&mut a), unit_f64(&mut b));
+            let greedy = Policy::EGreedy { epsilon: 0.2 };
+            let want = greedy.choose_candidate(&found, &mut a);
+            assert_eq!(egreedy_pick(&found, 0.2, &mut b), want, "{found:?}");
             assert_eq!(unit_f64(&mut a), unit_f64(&mut b));
             let mut w = [0.0; MOVES];
             tied += usize::from(policy.candidate_weights(&found, &mut w) > 1.0);
