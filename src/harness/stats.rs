@@ -69,10 +69,12 @@ impl Tally {
         }
     }
 
-    /// Standard error of the mean score (0 with fewer than two deals).
+    /// Standard error of the mean score. With fewer than two deals the spread is unknown, so
+    /// it is the largest one deal's score in 0…1 can have (0.5): a curve's fit then gives such
+    /// a point little weight instead of an infinite one.
     pub fn std_error(&self) -> f64 {
         if self.deals < 2 {
-            return 0.0;
+            return 0.5;
         }
         let n = self.deals as f64;
         let var = ((self.sum_sq - self.sum * self.sum / n) / (n - 1.0)).max(0.0);
@@ -85,8 +87,12 @@ impl Tally {
     }
 
     /// The 95% interval of the mean score, clipped to the scores a deal can have (0 to 1): at
-    /// a handful of deals the normal approximation reaches past them.
+    /// a handful of deals the normal approximation reaches past them. All of 0…1 with fewer
+    /// than two deals, whose spread is unknown.
     pub fn interval(&self) -> (f64, f64) {
+        if self.deals < 2 {
+            return (0.0, 1.0);
+        }
         let h = self.half_width();
         ((self.mean() - h).max(0.0), (self.mean() + h).min(1.0))
     }
@@ -219,6 +225,18 @@ mod tests {
         let (lo, hi) = t.interval();
         let half = Z95 * (2.0f64 / 7.0 / 8.0).sqrt();
         assert!((lo - (0.5 - half)).abs() < 1e-12 && (hi - (0.5 + half)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn one_deal_says_nothing_about_the_spread() {
+        let mut t = Tally::default();
+        assert_eq!(t.interval(), (0.0, 1.0));
+        t.add_deal(1.0);
+        assert_eq!(t.mean(), 1.0);
+        assert_eq!(t.interval(), (0.0, 1.0));
+        t.add_deal(1.0);
+        // Two equal deals: the sample's spread is 0, and the interval says so.
+        assert_eq!(t.interval(), (1.0, 1.0));
     }
 
     #[test]
