@@ -216,16 +216,9 @@ impl Policy {
                     rng,
                 )
             }
-            Policy::EGreedy { .. } | Policy::Ucb1 { .. } => {
-                let mut weights = [0.0; MOVES];
-                let total = self.candidate_weights(found, &mut weights);
-                sample(
-                    weights[..found.len()].iter().copied(),
-                    total,
-                    found.len(),
-                    rng,
-                )
-            }
+            // The draw `sample` would make over `candidate_weights`, without the buffer.
+            Policy::EGreedy { epsilon } => egreedy_pick(found, epsilon, rng),
+            Policy::Ucb1 { c } => ucb1_pick(found, c, rng),
         }
     }
 }
@@ -244,9 +237,9 @@ fn egreedy_weight(found: &[Candidate], epsilon: f64) -> impl Fn(&Candidate) -> f
     move |c: &Candidate| if c.value == best { to_best } else { to_other }
 }
 
-/// ε-greedy's draw ([`Policy::EGreedy`]) without a weight buffer: the same weights, summed
-/// and sampled in the same order as [`Policy::choose_candidate`] does from its buffer, so
-/// the draw is the same.
+/// ε-greedy's draw ([`Policy::EGreedy`]) without a weight buffer: the weights of
+/// [`Policy::candidate_weights`], summed and sampled in the same order, so the draw is the
+/// one [`sample`] makes over that buffer.
 #[inline]
 fn egreedy_pick(found: &[Candidate], epsilon: f64, rng: &mut Rng) -> usize {
     let weight = egreedy_weight(found, epsilon);
@@ -270,10 +263,9 @@ fn ucb1_score(found: &[Candidate], c: f64) -> impl Fn(&Candidate) -> f64 {
 }
 
 /// UCB1's draw ([`Policy::Ucb1`]) without a weight buffer: uniformly among the candidates of
-/// maximal score, an unseen one's being infinite. It draws exactly what
-/// [`Policy::choose_candidate`] draws (one `unit_f64`, the `⌊u · ties⌋`-th tie, which is
-/// where [`sample`] stops over weights of 1 for the ties and 0 for the rest), so the search
-/// computes the same; a playout step calls it with the legal moves' candidates.
+/// maximal score, an unseen one's being infinite. It draws exactly what [`sample`] draws over
+/// [`Policy::candidate_weights`] (one `unit_f64`, the `⌊u · ties⌋`-th tie, which is where
+/// `sample` stops over weights of 1 for the ties and 0 for the rest).
 #[inline]
 fn ucb1_pick(found: &[Candidate], c: f64, rng: &mut Rng) -> usize {
     let score = ucb1_score(found, c);
@@ -782,12 +774,7 @@ enum Row {
 pub fn playout<G: Game>(state: &mut G, rng: &mut Rng, stats: &NgramStats, log: &mut MoveLog) {
     match stats.config.policy {
         Policy::Gibbs { .. } | Policy::Roulette => weighted_playout(state, rng, stats, log),
-        Policy::Ucb1 { c } => candidate_playout(state, rng, stats, log, |found, rng| {
-            ucb1_pick(found, c, rng)
-        }),
-        Policy::EGreedy { epsilon } => candidate_playout(state, rng, stats, log, |found, rng| {
-            egreedy_pick(found, epsilon, rng)
-        }),
+        policy => candidate_playout(state, rng, stats, log, policy),
     }
 }
 
@@ -830,7 +817,7 @@ fn candidate_playout<G: Game>(
     rng: &mut Rng,
     stats: &NgramStats,
     log: &mut MoveLog,
-    pick: impl Fn(&[Candidate], &mut Rng) -> usize,
+    policy: Policy,
 ) {
     let mut found = [Candidate::default(); MOVES];
     while !state.is_terminal() {
@@ -839,7 +826,7 @@ fn candidate_playout<G: Game>(
             bits.select(0)
         } else {
             let k = stats.candidates(stats.row(state, log), bits, &mut found);
-            let i = pick(&found[..k], rng);
+            let i = policy.choose_candidate(&found[..k], rng);
             bits.select(i as u32)
         };
         log.push(state, bit);
@@ -963,13 +950,13 @@ mod tests {
                     value: f64::from(random_below(&mut maker, 3)) / 2.0,
                 })
                 .collect();
-            let want = policy.choose_candidate(&found, &mut a);
-            assert_eq!(ucb1_pick(&found, 0.7, &mut b), want, "{found:?}");
-            assert_eq!(unit_f64(&mut a), unit_f64(&mut b));
-            let greedy = Policy::EGreedy { epsilon: 0.2 };
-            let want = greedy.choose_candidate(&found, &mut a);
-            assert_eq!(egreedy_pick(&found, 0.2, &mut b), want, "{found:?}");
-            assert_eq!(unit_f64(&mut a), unit_f64(&mut b));
+            for policy in [policy, Policy::EGreedy { epsilon: 0.2 }] {
+                let mut w = [0.0; MOVES];
+                let total = policy.candidate_weights(&found, &mut w);
+                let want = sample(w[..len].iter().copied(), total, len, &mut a);
+                assert_eq!(policy.choose_candidate(&found, &mut b), want, "{found:?}");
+                assert_eq!(unit_f64(&mut a), unit_f64(&mut b));
+            }
             let mut w = [0.0; MOVES];
             tied += usize::from(policy.candidate_weights(&found, &mut w) > 1.0);
         }
