@@ -29,53 +29,22 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import time
 
 import pyspiel
 
+from openspiel_common import Engine, openspiel_state
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def openspiel_state(game, position):
-    """The position in OpenSpiel: the deal as chance actions, then the moves."""
-    hands = [h.split() for h in position["deal"].split("|")]
-    state = game.new_initial_state()
-    # The first chance node picks the pass direction; without passing it has one outcome.
-    state.apply_action(state.legal_actions()[0])
-    for k in range(52):
-        card = hands[k % 4][k // 4]
-        actions = {state.action_to_string(a): a for a in state.legal_actions()}
-        state.apply_action(actions[card])
+def setup(engine, position):
+    """`position` in the engine; returns its `legal` reply."""
+    engine.ask(cmd="new", game="hearts", deal=position["deal"])
     for move in position["moves"]:
-        actions = {state.action_to_string(a): a for a in state.legal_actions()}
-        state.apply_action(actions[move])
-    return state
-
-
-class Engine:
-    def __init__(self, binary):
-        self.p = subprocess.Popen([binary, "engine"], stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, text=True)
-
-    def ask(self, **request):
-        self.p.stdin.write(json.dumps(request) + "\n")
-        self.p.stdin.flush()
-        reply = json.loads(self.p.stdout.readline())
-        if "error" in reply:
-            raise RuntimeError(f"{request}: {reply['error']}")
-        return reply
-
-    def cpu_s(self):
-        with open(f"/proc/{self.p.pid}/schedstat") as f:
-            return int(f.read().split()[0]) / 1e9
-
-    def setup(self, position):
-        self.ask(cmd="new", game="hearts", deal=position["deal"])
-        for move in position["moves"]:
-            self.ask(cmd="play", move=move)
-        return self.ask(cmd="legal")
+        engine.ask(cmd="play", move=move)
+    return engine.ask(cmd="legal")
 
 
 def main():
@@ -93,8 +62,8 @@ def main():
     engine = Engine(args.engine)
     states = []
     for p in positions:
-        state = openspiel_state(game, p)
-        legal = engine.setup(p)
+        state = openspiel_state(game, p["deal"], p["moves"])
+        legal = setup(engine, p)
         ours = sorted(legal["moves"])
         theirs = sorted(state.action_to_string(a) for a in state.legal_actions())
         if state.current_player() != legal["seat"] or ours != theirs:
@@ -113,7 +82,7 @@ def main():
             start = clock()
             bot.step(state)
             rates.setdefault((p["label"], "openspiel"), []).append(args.os_sims / (clock() - start))
-            engine.setup(p)
+            setup(engine, p)
             before = engine.cpu_s()
             reply = engine.ask(cmd="go", agent="ismcts:c=0.7", iterations=args.iterations, seed=seed)
             seconds = reply["time_ms"] / 1e3 if args.wall else engine.cpu_s() - before

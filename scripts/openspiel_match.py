@@ -38,9 +38,10 @@ import json
 import math
 import multiprocessing
 import os
-import subprocess
 import sys
 import time
+
+from openspiel_common import Engine, openspiel_state
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MASK64 = (1 << 64) - 1
@@ -57,49 +58,10 @@ def mix(*parts):
     return z & ((1 << 63) - 1)
 
 
-class Engine:
-    """One `cardsearch engine` process: one JSON request a line, one reply a line."""
-
-    def __init__(self, binary):
-        self.p = subprocess.Popen([binary, "engine"], stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, text=True)
-
-    def ask(self, **request):
-        self.p.stdin.write(json.dumps(request) + "\n")
-        self.p.stdin.flush()
-        line = self.p.stdout.readline()
-        if not line:
-            raise RuntimeError(f"the engine exited on {request}")
-        reply = json.loads(line)
-        if "error" in reply:
-            raise RuntimeError(f"{request}: {reply['error']}")
-        return reply
-
-    def close(self):
-        try:
-            self.ask(cmd="quit")
-        except (RuntimeError, BrokenPipeError, ValueError):
-            pass
-        self.p.wait()
-
-
 def view_of(deal, seat):
     """The deal as `seat` sees it: its own hand, `?` for every other card."""
     hands = [h.split() for h in deal.split("|")]
     return " | ".join(" ".join(h if i == seat else ["?"] * len(h)) for i, h in enumerate(hands))
-
-
-def openspiel_state(pyspiel_game, deal):
-    """The deal in OpenSpiel: chance card k goes to player k mod 4 (seat i here is player i)."""
-    hands = [h.split() for h in deal.split("|")]
-    state = pyspiel_game.new_initial_state()
-    # The first chance node picks the pass direction; without passing it has one outcome.
-    state.apply_action(state.legal_actions()[0])
-    for k in range(52):
-        card = hands[k % 4][k // 4]
-        actions = {state.action_to_string(a): a for a in state.legal_actions()}
-        state.apply_action(actions[card])
-    return state
 
 
 class Worker:
