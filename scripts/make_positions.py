@@ -14,8 +14,9 @@ Run once with a built engine: python3 scripts/make_positions.py target/release/c
 
 import json
 import random
-import subprocess
 import sys
+
+from engine_client import Engine
 
 # game -> (plies per trick, completed tricks at each stage): the opening, after 3 and 6 tricks,
 # and two tricks before the end (Tricks has only four tricks: after 0, 1 and 2).
@@ -26,20 +27,6 @@ GAMES = {
     "bisca": (2, [0, 3, 6, 18]),
 }
 DEALS = [1, 2]
-
-
-class Engine:
-    def __init__(self, binary):
-        self.p = subprocess.Popen([binary, "engine"], stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, text=True)
-
-    def ask(self, **request):
-        self.p.stdin.write(json.dumps(request) + "\n")
-        self.p.stdin.flush()
-        reply = json.loads(self.p.stdout.readline())
-        if "error" in reply:
-            raise RuntimeError(f"{request}: {reply['error']}")
-        return reply
 
 
 def position(engine, game, seed, tricks, per_trick):

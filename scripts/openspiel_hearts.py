@@ -34,7 +34,8 @@ import time
 
 import pyspiel
 
-from openspiel_common import Engine, openspiel_state
+from engine_client import Engine
+from openspiel_common import openspiel_state
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

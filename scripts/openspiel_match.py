@@ -41,7 +41,9 @@ import os
 import sys
 import time
 
-from openspiel_common import Engine, openspiel_state
+from engine_client import Engine
+from openspiel_common import openspiel_state
+from points_interval import interval
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MASK64 = (1 << 64) - 1
@@ -158,14 +160,6 @@ def arrangements():
     """Every way to give two of the four seats to A."""
     return [["A" if i in pick else "B" for i in range(4)]
             for pick in itertools.combinations(range(4), 2)]
-
-
-def interval(xs):
-    n = len(xs)
-    m = sum(xs) / n
-    var = sum((x - m) ** 2 for x in xs) / (n - 1) if n > 1 else 0.0
-    h = 1.96 * math.sqrt(var / n)
-    return m, m - h, m + h
 
 
 def elo(score):

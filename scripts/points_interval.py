@@ -22,22 +22,27 @@ def interval(xs):
     return m, m - h, m + h
 
 
-for path in sys.argv[1:]:
-    per_deal = defaultdict(lambda: {"points": [], "units": []})
-    for line in open(path):
-        line = line.strip()
-        if not line:
-            continue
-        g = json.loads(line)
-        for key, values in (("points", g.get("scores")), ("units", g.get("units"))):
-            if not values:
+def main():
+    for path in sys.argv[1:]:
+        per_deal = defaultdict(lambda: {"points": [], "units": []})
+        for line in open(path):
+            line = line.strip()
+            if not line:
                 continue
-            a = [v for s, v in zip(g["seats"], values) if s == "A"]
-            b = [v for s, v in zip(g["seats"], values) if s == "B"]
-            per_deal[g["deal_index"]][key].append(sum(a) / len(a) - sum(b) / len(b))
-    print(path, f"({len(per_deal)} deals)")
-    for key in ("points", "units"):
-        xs = [sum(d[key]) / len(d[key]) for d in per_deal.values() if d[key]]
-        if xs:
-            m, lo, hi = interval(xs)
-            print(f"  {key} margin A-B per game: {m:+.2f} (95% CI {lo:+.2f} … {hi:+.2f})")
+            g = json.loads(line)
+            for key, values in (("points", g.get("scores")), ("units", g.get("units"))):
+                if not values:
+                    continue
+                a = [v for s, v in zip(g["seats"], values) if s == "A"]
+                b = [v for s, v in zip(g["seats"], values) if s == "B"]
+                per_deal[g["deal_index"]][key].append(sum(a) / len(a) - sum(b) / len(b))
+        print(path, f"({len(per_deal)} deals)")
+        for key in ("points", "units"):
+            xs = [sum(d[key]) / len(d[key]) for d in per_deal.values() if d[key]]
+            if xs:
+                m, lo, hi = interval(xs)
+                print(f"  {key} margin A-B per game: {m:+.2f} (95% CI {lo:+.2f} … {hi:+.2f})")
+
+
+if __name__ == "__main__":
+    main()
