@@ -457,7 +457,7 @@ impl Game for Hearts {
         CardSet(a | (a_missing & (b | (b_missing & hand.0))))
     }
 
-    #[inline]
+    #[inline(always)]
     fn play(&mut self, card: Card) {
         debug_assert!(self.legal_moves().contains(card), "illegal {card}");
         let p = self.to_move as usize;

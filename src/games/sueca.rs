@@ -246,7 +246,7 @@ impl Game for Sueca {
         CardSet(if follow == 0 { hand.0 } else { follow })
     }
 
-    #[inline]
+    #[inline(always)]
     fn play(&mut self, card: Card) {
         let p = self.to_move as usize;
         debug_assert!(self.legal_moves().contains(card), "illegal {card}");

@@ -49,6 +49,44 @@ const HASH_SLOTS: usize = 1 << 18;
 /// update is dropped: a full table loses statistics, never correctness).
 const PROBES: usize = 32;
 
+// Table layouts, the const parameter of the playout and update loops: each loop is compiled once
+// per layout, so a step's index arithmetic has no run-time branch on the configuration. Flags
+// for the dense tables (n <= 2), and one value for the hashed table (n >= 3).
+/// Dense layout flag: n = 2, each row is one previous move's.
+const BIGRAM: u8 = 1;
+/// Dense layout flag: EPIC, rows per position within the trick.
+const EPISODE: u8 = 2;
+/// The hashed table's layout.
+const HASHED: u8 = 4;
+
+/// Runs `$body` with `$layout` bound, as a const, to the layout value `$value`.
+macro_rules! with_layout {
+    ($value:expr, $layout:ident => $body:expr) => {
+        match $value {
+            0 => {
+                const $layout: u8 = 0;
+                $body
+            }
+            BIGRAM => {
+                const $layout: u8 = BIGRAM;
+                $body
+            }
+            EPISODE => {
+                const $layout: u8 = EPISODE;
+                $body
+            }
+            3 => {
+                const $layout: u8 = BIGRAM | EPISODE;
+                $body
+            }
+            _ => {
+                const $layout: u8 = HASHED;
+                $body
+            }
+        }
+    };
+}
+
 /// How a NAST playout picks a move from the statistics of the n-grams the legal moves would
 /// complete (`policy=`; the thesis's section 5.4.1).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -295,7 +333,7 @@ fn ucb1_pick(found: &[Candidate], c: f64, rng: &mut Rng) -> usize {
 
 /// Draws an index with probability proportional to `weights` (`len` of them, summing to
 /// `total`); uniformly when the total is zero or not finite.
-#[inline]
+#[inline(always)]
 fn sample(
     weights: impl Iterator<Item = f64> + Clone,
     total: f64,
@@ -363,6 +401,40 @@ pub struct Ngrams {
 impl Ngrams {
     /// The thesis's default length.
     pub const DEFAULT_N: u8 = 2;
+
+    /// The table layout of these settings ([`BIGRAM`] and [`EPISODE`] flags, or [`HASHED`]).
+    fn layout(self) -> u8 {
+        if self.n > 2 {
+            return HASHED;
+        }
+        (if self.n == 2 { BIGRAM } else { 0 }) | (if self.episodic { EPISODE } else { 0 })
+    }
+
+    /// True when the statistics key on the position within the trick (EPIC).
+    #[inline(always)]
+    fn keys_on_position(layout: u8) -> bool {
+        layout == HASHED || layout & EPISODE != 0
+    }
+}
+
+/// Dense index of the first move's slot for `seat` at trick position `pos` after the move
+/// `prev` ([`NONE`] at the start of the log) in the dense layout `L`: what
+/// [`NgramStats::dense_base`] gives for the context [`NgramStats::context`] would build,
+/// computed without building it.
+#[inline(always)]
+fn dense_row<const L: u8>(seat: u8, pos: u8, prev: u8) -> usize {
+    let episodic = L & EPISODE != 0;
+    let bigram = L & BIGRAM != 0;
+    let positions = if episodic { POSITIONS } else { 1 };
+    let contexts = if bigram { MOVES + 1 } else { 1 };
+    let pos = if episodic { pos as usize } else { 0 };
+    // EPIC looks back only within the trick: its first move has no move before.
+    let prev = match (bigram, episodic && pos == 0) {
+        (false, _) => 0,
+        (true, true) => NONE as usize,
+        (true, false) => prev as usize,
+    };
+    ((seat as usize * positions + pos) * contexts + prev) * MOVES
 }
 
 /// One n-gram's statistics, as read.
@@ -446,14 +518,22 @@ impl MoveLog {
     /// Logs the move with bit `bit` that the seat to move in `state` is about to make.
     #[inline]
     pub fn push<G: Game>(&mut self, state: &G, bit: u32) {
+        self.push_logged(state.current_seat() as u8, bit as u8, trick_position(state));
+    }
+
+    /// Logs a move with bit `bit` by `seat` at trick position `pos`.
+    #[inline(always)]
+    fn push_logged(&mut self, seat: u8, bit: u8, pos: u8) {
         if let Some(slot) = self.moves.get_mut(self.len) {
-            *slot = Logged {
-                seat: state.current_seat() as u8,
-                bit: bit as u8,
-                pos: trick_position(state),
-            };
+            *slot = Logged { seat, bit, pos };
             self.len += 1;
         }
+    }
+
+    /// The bit of the last move logged, [`NONE`] when there is none.
+    #[inline]
+    fn last_bit(&self) -> u8 {
+        self.moves[..self.len].last().map_or(NONE, |m| m.bit)
     }
 }
 
@@ -571,8 +651,9 @@ impl NgramStats {
         }
     }
 
-    /// Dense index of the first move's slot of `ctx` (n <= 2).
-    #[inline]
+    /// Dense index of the first move's slot of `ctx` (n <= 2): the reference that the loops'
+    /// [`dense_row`] is tested against.
+    #[cfg(test)]
     fn dense_base(&self, ctx: Context) -> usize {
         let positions = if self.config.episodic { POSITIONS } else { 1 };
         let (contexts, prev) = if self.config.n == 2 {
@@ -581,20 +662,6 @@ impl NgramStats {
             (1, 0)
         };
         ((ctx.seat as usize * positions + ctx.pos as usize) * contexts + prev) * MOVES
-    }
-
-    /// Dense index of the first move's slot for `seat` at trick position `pos` after the move
-    /// `prev` ([`NONE`] at the start of the log) (n <= 2): [`Self::dense_base`] of the context
-    /// that [`Self::context`] would build, without building it.
-    #[inline]
-    fn dense_row(&self, seat: u8, pos: u8, prev: u8) -> usize {
-        let episodic = self.config.episodic;
-        self.dense_base(Context {
-            seat,
-            pos: if episodic { pos } else { 0 },
-            // EPIC looks back only within the trick: its first move has no move before.
-            before: [if episodic && pos == 0 { NONE } else { prev }; MAX_N as usize - 1],
-        })
     }
 
     /// Hashed key of `ctx` and move `bit`, never 0.
@@ -677,16 +744,14 @@ impl NgramStats {
             .store(self.config.policy.value(s).to_bits(), Relaxed);
     }
 
-    /// Where the statistics of the next move in `state` after `log` are.
-    #[inline]
-    fn row<G: Game>(&self, state: &G, log: &MoveLog) -> Row {
-        let seat = state.current_seat() as u8;
-        let pos = trick_position(state);
-        if self.config.n <= 2 {
-            let prev = log.moves[..log.len].last().map_or(NONE, |m| m.bit);
-            Row::Dense(self.dense_row(seat, pos, prev))
-        } else {
+    /// Where the statistics of a move by `seat` at trick position `pos` after `log` (whose last
+    /// move is `prev`) are, in layout `L`.
+    #[inline(always)]
+    fn row<const L: u8>(&self, seat: u8, pos: u8, prev: u8, log: &MoveLog) -> Row {
+        if L == HASHED {
             Row::Hashed(self.context(&log.moves[..log.len], seat, pos))
+        } else {
+            Row::Dense(dense_row::<L>(seat, pos, prev))
         }
     }
 
@@ -741,21 +806,24 @@ impl NgramStats {
     /// it played, each for the seat that made its last move.
     #[inline]
     pub fn record(&self, log: &MoveLog, rewards: &Rewards, reward: RewardFn) {
+        with_layout!(self.config.layout(), L => self.record_in::<L>(log, rewards, reward))
+    }
+
+    /// [`Self::record`] in layout `L`.
+    #[inline(always)]
+    fn record_in<const L: u8>(&self, log: &MoveLog, rewards: &Rewards, reward: RewardFn) {
         let moves = &log.moves[..log.len];
         let unit = rewards.map(|r| reward.to_unit(r));
-        if self.config.n <= 2 {
-            // Dense tables: the context is at most the move before, carried along.
-            let mut prev = NONE;
-            for m in moves {
-                let row = self.dense_row(m.seat, m.pos, prev);
-                self.add_to(&self.dense[row + m.bit as usize], unit[m.seat as usize]);
-                prev = m.bit;
-            }
-            return;
-        }
+        // Dense tables: the context is at most the move before, carried along.
+        let mut prev = NONE;
         for (i, m) in moves.iter().enumerate() {
-            let ctx = self.context(&moves[..i], m.seat, m.pos);
-            self.add_hashed(ctx, m.bit, unit[m.seat as usize]);
+            let r = unit[m.seat as usize];
+            if L == HASHED {
+                self.add_hashed(self.context(&moves[..i], m.seat, m.pos), m.bit, r);
+            } else {
+                self.add_to(&self.dense[dense_row::<L>(m.seat, m.pos, prev) + m.bit as usize], r);
+            }
+            prev = m.bit;
         }
     }
 }
@@ -772,25 +840,44 @@ enum Row {
 /// already in `log`.
 #[inline]
 pub fn playout<G: Game>(state: &mut G, rng: &mut Rng, stats: &NgramStats, log: &mut MoveLog) {
-    match stats.config.policy {
-        Policy::Gibbs { .. } | Policy::Roulette => weighted_playout(state, rng, stats, log),
-        policy => candidate_playout(state, rng, stats, log, policy),
-    }
+    with_layout!(stats.config.layout(), L => match stats.config.policy {
+        Policy::Gibbs { .. } | Policy::Roulette => weighted_playout::<G, L>(state, rng, stats, log),
+        policy => candidate_playout::<G, L>(state, rng, stats, log, policy),
+    })
+}
+
+/// One playout step's bookkeeping, shared by both loops: the seat to move, its position in the
+/// trick where layout `L` keys on it (0 otherwise, which no update of `L` reads), and the
+/// legal moves.
+#[inline(always)]
+fn step<G: Game, const L: u8>(state: &G) -> (u8, u8, <G::Move as TreeMove>::Mask) {
+    let pos = if Ngrams::keys_on_position(L) {
+        trick_position(state)
+    } else {
+        0
+    };
+    (state.current_seat() as u8, pos, state.legal_moves().bits())
 }
 
 /// [`playout`] for the policies that sample in proportion to the stored weights (Gibbs,
-/// roulette): one pass reads each legal move's weight and sums them, a second draws, so a
-/// step touches each weight once and reads no counts.
+/// roulette), in layout `L`: one pass reads each legal move's weight and sums them, a second
+/// draws, so a step touches each weight once and reads no counts.
 #[inline]
-fn weighted_playout<G: Game>(state: &mut G, rng: &mut Rng, stats: &NgramStats, log: &mut MoveLog) {
+fn weighted_playout<G: Game, const L: u8>(
+    state: &mut G,
+    rng: &mut Rng,
+    stats: &NgramStats,
+    log: &mut MoveLog,
+) {
     let mut weights = [0.0; MOVES];
     let mut offered = [0u32; MOVES];
+    let mut prev = log.last_bit();
     while !state.is_terminal() {
-        let bits = state.legal_moves().bits();
+        let (seat, pos, bits) = step::<G, L>(state);
         let bit = if bits.count() == 1 {
             bits.select(0)
         } else {
-            let row = stats.row(state, log);
+            let row = stats.row::<L>(seat, pos, prev, log);
             let mut total = 0.0;
             let mut k = 0;
             let mut rest = bits;
@@ -804,15 +891,16 @@ fn weighted_playout<G: Game>(state: &mut G, rng: &mut Rng, stats: &NgramStats, l
             }
             offered[sample(weights[..k].iter().copied(), total, k, rng)]
         };
-        log.push(state, bit);
+        log.push_logged(seat, bit as u8, pos);
+        prev = bit as u8;
         state.play(G::Move::from_bit(bit));
     }
 }
 
 /// [`playout`] for the policies that need more than a weight per move (ε-greedy's best, UCB1's
-/// counts).
+/// counts), in layout `L`.
 #[inline]
-fn candidate_playout<G: Game>(
+fn candidate_playout<G: Game, const L: u8>(
     state: &mut G,
     rng: &mut Rng,
     stats: &NgramStats,
@@ -820,16 +908,18 @@ fn candidate_playout<G: Game>(
     policy: Policy,
 ) {
     let mut found = [Candidate::default(); MOVES];
+    let mut prev = log.last_bit();
     while !state.is_terminal() {
-        let bits = state.legal_moves().bits();
+        let (seat, pos, bits) = step::<G, L>(state);
         let bit = if bits.count() == 1 {
             bits.select(0)
         } else {
-            let k = stats.candidates(stats.row(state, log), bits, &mut found);
+            let k = stats.candidates(stats.row::<L>(seat, pos, prev, log), bits, &mut found);
             let i = policy.choose_candidate(&found[..k], rng);
             bits.select(i as u32)
         };
-        log.push(state, bit);
+        log.push_logged(seat, bit as u8, pos);
+        prev = bit as u8;
         state.play(G::Move::from_bit(bit));
     }
 }
@@ -1160,6 +1250,36 @@ mod tests {
                 let want = if n == 2 { (4, 3.0) } else { (3, 2.0) };
                 assert_eq!((s.count, s.total), want, "{policy} n={n}");
                 assert_eq!(check(&[1, 0], 2).count, 0);
+            }
+        }
+    }
+
+    #[test]
+    fn the_loops_dense_rows_are_the_rows_of_the_context() {
+        // `dense_row` computes, per layout, the row that `dense_base` gives for the context the
+        // hashed table would key on: every seat, position and previous move.
+        for (n, episodic) in [(1, false), (2, false), (1, true), (2, true)] {
+            let stats = NgramStats::new(Ngrams {
+                n,
+                policy: Policy::DEFAULT,
+                episodic,
+            });
+            let layout = stats.config.layout();
+            for seat in 0..SEATS as u8 {
+                for pos in 0..POSITIONS as u8 {
+                    for prev in 0..=NONE {
+                        let log = [Logged {
+                            seat: 0,
+                            bit: prev,
+                            pos: 0,
+                        }];
+                        let before = if prev == NONE { &log[..0] } else { &log[..] };
+                        let want = stats.dense_base(stats.context(before, seat, pos));
+                        let got = with_layout!(layout, L => dense_row::<L>(seat, pos, prev));
+                        assert_eq!(got, want, "n={n} epic={episodic} {seat} {pos} {prev}");
+                        assert!(got + MOVES <= stats.dense.len());
+                    }
+                }
             }
         }
     }
