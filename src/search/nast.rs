@@ -871,13 +871,15 @@ fn weighted_playout<G: Game, const L: u8>(
     stats: &NgramStats,
     log: &mut MoveLog,
 ) {
+    let mut scratch = Scratch::default();
     let mut prev = log.last_bit();
     while !state.is_terminal() {
         let (seat, pos, bits) = step::<G, L>(state);
         let bit = if bits.count() == 1 {
             bits.select(0)
         } else {
-            draw_by_weights(stats, stats.row::<L>(seat, pos, prev, log), bits, rng)
+            let row = stats.row::<L>(seat, pos, prev, log);
+            draw_by_weights(stats, row, bits, rng, &mut scratch)
         };
         log.push_logged(seat, bit as u8, pos);
         prev = bit as u8;
@@ -885,13 +887,34 @@ fn weighted_playout<G: Game, const L: u8>(
     }
 }
 
+/// A weighted draw's working space: each offered move's weight and bit. Made once per playout,
+/// not per step, where zeroing it would cost more than the draw.
+struct Scratch {
+    weights: [f64; MOVES],
+    offered: [u32; MOVES],
+}
+
+impl Default for Scratch {
+    fn default() -> Scratch {
+        Scratch {
+            weights: [0.0; MOVES],
+            offered: [0; MOVES],
+        }
+    }
+}
+
 /// Draws one of the moves `bits` with probability proportional to its stored weight in `row`:
 /// one pass reads each move's weight and sums them, a second draws, so a step touches each
 /// weight once and reads no counts.
 #[inline(always)]
-fn draw_by_weights<K: MoveMask>(stats: &NgramStats, row: Row, bits: K, rng: &mut Rng) -> u32 {
-    let mut weights = [0.0; MOVES];
-    let mut offered = [0u32; MOVES];
+fn draw_by_weights<K: MoveMask>(
+    stats: &NgramStats,
+    row: Row,
+    bits: K,
+    rng: &mut Rng,
+    scratch: &mut Scratch,
+) -> u32 {
+    let Scratch { weights, offered } = scratch;
     let mut total = 0.0;
     let mut k = 0;
     let mut rest = bits;
@@ -1093,10 +1116,12 @@ mod tests {
                 }
                 let mask = bits.iter().fold(0u64, |m, &b| m | 1 << b);
                 let mut rng = rng_from_seed(12);
+                let mut scratch = Scratch::default();
                 let mut n = vec![0u32; bits.len()];
                 let draws = 200_000;
                 for _ in 0..draws {
-                    let bit = draw_by_weights(&stats, Row::Dense(base), mask, &mut rng);
+                    let row = Row::Dense(base);
+                    let bit = draw_by_weights(&stats, row, mask, &mut rng, &mut scratch);
                     n[bits.iter().position(|&b| b == bit).unwrap()] += 1;
                 }
                 let got: Vec<f64> = n.iter().map(|&x| f64::from(x) / f64::from(draws)).collect();
