@@ -473,7 +473,8 @@ impl Stat {
     }
 }
 
-/// One logged move: who made it, its move bit, and its position within the trick.
+/// One logged move: who made it, its move bit, and its position within the trick (read only
+/// by the layouts that key on it: a playout under any other logs 0 there).
 #[derive(Clone, Copy, Debug, Default)]
 struct Logged {
     seat: u8,
