@@ -8,6 +8,8 @@ left. Moves
 between them are uniformly random legal moves from Python's generator seeded by the label, so
 the file is a pure function of this script and the engine's dealing (`new` with a seed). Each
 line: {"label", "game", "deal", "moves"}; replaying `moves` from `deal` reaches the position.
+Lines of games this script does not generate (Pentago-Swap's positions, written by hand) are
+kept as they are, after the generated ones.
 
 Run once with a built engine: python3 scripts/make_positions.py target/release/cardsearch
 """
@@ -43,17 +45,29 @@ def position(engine, game, seed, tricks, per_trick):
         moves.append(mv)
 
 
+def kept_lines(path):
+    """The lines of `path` for games not in GAMES, as they are (none if there is no file)."""
+    try:
+        with open(path) as f:
+            return [line for line in f if line.strip() and json.loads(line)["game"] not in GAMES]
+    except FileNotFoundError:
+        return []
+
+
 def main():
     engine = Engine(sys.argv[1] if len(sys.argv) > 1 else "target/release/cardsearch")
+    path = "benches/positions.jsonl"
     out = []
     for game, (per_trick, stages) in GAMES.items():
         for seed in DEALS:
             for tricks in stages:
                 out.append(position(engine, game, seed, tricks, per_trick))
-    with open("benches/positions.jsonl", "w") as f:
+    kept = kept_lines(path)
+    with open(path, "w") as f:
         for p in out:
             f.write(json.dumps(p) + "\n")
-    print(f"{len(out)} positions written to benches/positions.jsonl")
+        f.writelines(kept)
+    print(f"{len(out)} positions written to {path}, {len(kept)} other lines kept")
 
 
 if __name__ == "__main__":
