@@ -22,20 +22,36 @@ def interval(xs):
     return m, m - h, m + h
 
 
-def main():
-    for path in sys.argv[1:]:
-        per_deal = defaultdict(lambda: {"points": [], "units": []})
-        for line in open(path):
+def per_deal_margins(path):
+    """Each deal's margins in the log at `path`, by deal index; ValueError on a bad line."""
+    per_deal = defaultdict(lambda: {"points": [], "units": []})
+    with open(path) as f:
+        for number, line in enumerate(f, 1):
             line = line.strip()
             if not line:
                 continue
-            g = json.loads(line)
-            for key, values in (("points", g.get("scores")), ("units", g.get("units"))):
-                if not values:
-                    continue
-                a = [v for s, v in zip(g["seats"], values) if s == "A"]
-                b = [v for s, v in zip(g["seats"], values) if s == "B"]
-                per_deal[g["deal_index"]][key].append(sum(a) / len(a) - sum(b) / len(b))
+            try:
+                g = json.loads(line)
+                for key, values in (("points", g.get("scores")), ("units", g.get("units"))):
+                    if not values:
+                        continue
+                    a = [v for s, v in zip(g["seats"], values) if s == "A"]
+                    b = [v for s, v in zip(g["seats"], values) if s == "B"]
+                    per_deal[g["deal_index"]][key].append(sum(a) / len(a) - sum(b) / len(b))
+            except (ValueError, KeyError, TypeError, ZeroDivisionError) as e:
+                raise ValueError(f"{path}:{number}: not a match log line ({e})") from None
+    return per_deal
+
+
+def main():
+    if len(sys.argv) < 2 or sys.argv[1] in ("-h", "--help"):
+        print(__doc__.strip())
+        sys.exit(0 if len(sys.argv) > 1 else 2)
+    for path in sys.argv[1:]:
+        try:
+            per_deal = per_deal_margins(path)
+        except (OSError, ValueError) as e:
+            sys.exit(f"points_interval.py: {e}")
         print(path, f"({len(per_deal)} deals)")
         for key in ("points", "units"):
             xs = [sum(d[key]) / len(d[key]) for d in per_deal.values() if d[key]]
