@@ -10,6 +10,7 @@ pub mod arena_size;
 pub mod budget;
 pub mod config;
 mod crew;
+mod fastexp;
 pub(crate) mod graft;
 pub mod inference;
 pub mod ismcts;

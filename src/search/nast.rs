@@ -186,7 +186,7 @@ impl Policy {
     #[inline]
     pub fn value(self, s: Stat) -> f64 {
         match self {
-            Policy::Gibbs { tau } => ((s.mean() - UNSEEN_MEAN) / tau).exp(),
+            Policy::Gibbs { tau } => super::fastexp::exp((s.mean() - UNSEEN_MEAN) / tau),
             Policy::Roulette | Policy::EGreedy { .. } | Policy::Ucb1 { .. } => s.mean(),
         }
     }
