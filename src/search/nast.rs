@@ -888,25 +888,26 @@ fn weighted_playout<G: Game, const L: u8>(
     }
 }
 
-/// A weighted draw's working space: each offered move's weight and bit. Made once per playout,
+/// A weighted draw's working space: the running sums of the offered moves' weights, and their bits. Made once per playout,
 /// not per step, where zeroing it would cost more than the draw.
 struct Scratch {
-    weights: [f64; MOVES],
+    sums: [f64; MOVES],
     offered: [u32; MOVES],
 }
 
 impl Default for Scratch {
     fn default() -> Scratch {
         Scratch {
-            weights: [0.0; MOVES],
+            sums: [0.0; MOVES],
             offered: [0; MOVES],
         }
     }
 }
 
 /// Draws one of the moves `bits` with probability proportional to its stored weight in `row`:
-/// one pass reads each move's weight and sums them, a second draws, so a step touches each
-/// weight once and reads no counts.
+/// one pass reads each move's weight and keeps the running sums, then the draw counts the sums
+/// at or below a uniform point of the total, with no branch on which move it lands: that is a
+/// coin flip, and as a branch it cost a misprediction most steps.
 #[inline(always)]
 fn draw_by_weights<K: MoveMask>(
     stats: &NgramStats,
@@ -915,19 +916,37 @@ fn draw_by_weights<K: MoveMask>(
     rng: &mut Rng,
     scratch: &mut Scratch,
 ) -> u32 {
-    let Scratch { weights, offered } = scratch;
+    let Scratch { sums, offered } = scratch;
     let mut total = 0.0;
     let mut k = 0;
     let mut rest = bits;
     while let Some(bit) = rest.pop_lowest() {
         // The same weights, summed in the same order, as `Policy::choose_candidate`.
-        let w = stats.weight_in(row, bit as u8).max(0.0);
-        weights[k] = w;
+        total += stats.weight_in(row, bit as u8).max(0.0);
+        sums[k] = total;
         offered[k] = bit;
-        total += w;
         k += 1;
     }
-    offered[sample(weights[..k].iter().copied(), total, k, rng)]
+    offered[sample_sums(&sums[..k], rng)]
+}
+
+/// Draws an index with probability proportional to the steps of `sums`, the running sums of
+/// the weights (the last is their total): the number of sums at or below a uniform point of
+/// the total, the first index whose sum exceeds the point. Uniform when the total is zero or
+/// not finite, as [`sample`].
+#[inline(always)]
+fn sample_sums(sums: &[f64], rng: &mut Rng) -> usize {
+    let total = sums[sums.len() - 1];
+    if total <= 0.0 || !total.is_finite() {
+        return crate::cards::random_below(rng, sums.len() as u32) as usize;
+    }
+    let u = unit_f64(rng) * total;
+    let below = sums.iter().map(|&s| usize::from(s <= u)).sum::<usize>();
+    if below < sums.len() {
+        return below;
+    }
+    // Rounding left `u` at the total: the last move with any weight.
+    sums.iter().rposition(|&s| s < total).map_or(0, |i| i + 1)
 }
 
 /// [`playout`] for the policies that need more than a weight per move (ε-greedy's best, UCB1's
@@ -1084,6 +1103,31 @@ mod tests {
             tied += usize::from(policy.candidate_weights(&found, &mut w) > 1.0);
         }
         assert!(tied > 5_000, "only {tied} draws among ties");
+    }
+
+    #[test]
+    fn drawing_from_running_sums_draws_what_subtracting_weights_does() {
+        // The playouts' branch-free draw against `sample`, with the same generator, on weight
+        // lists with zeros and repeats; they may part only where the uniform point lies within
+        // rounding of a boundary, which these small-integer weights never put it.
+        let mut maker = rng_from_seed(8);
+        let (mut a, mut b) = (rng_from_seed(9), rng_from_seed(9));
+        for _ in 0..50_000 {
+            let len = 1 + random_below(&mut maker, 12) as usize;
+            let w: Vec<f64> = (0..len)
+                .map(|_| f64::from(random_below(&mut maker, 4)))
+                .collect();
+            let mut sums = w.clone();
+            for i in 1..len {
+                sums[i] += sums[i - 1];
+            }
+            let want = sample(w.iter().copied(), sums[len - 1], len, &mut a);
+            assert_eq!(sample_sums(&sums, &mut b), want, "{w:?}");
+            assert!(
+                w[want] > 0.0 || sums[len - 1] == 0.0,
+                "{w:?} drew a zero weight"
+            );
+        }
     }
 
     #[test]
