@@ -186,7 +186,13 @@ impl Policy {
     #[inline]
     pub fn value(self, s: Stat) -> f64 {
         match self {
-            Policy::Gibbs { tau } => super::fastexp::exp((s.mean() - UNSEEN_MEAN) / tau),
+            // (mean − 1) / tau with one division in the update loop, not two: 1 / tau is the
+            // same for every update and leaves the loop, and the update is bound by the
+            // length of each cell's chain of dependent operations.
+            Policy::Gibbs { tau } if s.count > 0 => {
+                super::fastexp::exp(s.total / (f64::from(s.count) * tau) - UNSEEN_MEAN / tau)
+            }
+            Policy::Gibbs { .. } => 1.0,
             Policy::Roulette | Policy::EGreedy { .. } | Policy::Ucb1 { .. } => s.mean(),
         }
     }
