@@ -894,8 +894,8 @@ fn weighted_playout<G: Game, const L: u8>(
     }
 }
 
-/// A weighted draw's working space: the running sums of the offered moves' weights, and their bits. Made once per playout,
-/// not per step, where zeroing it would cost more than the draw.
+/// A weighted draw's working space: the running sums of the offered moves' weights, and their
+/// bits. Made once per playout, not per step, where zeroing it would cost more than the draw.
 struct Scratch {
     sums: [f64; MOVES],
     offered: [u32; MOVES],
