@@ -494,6 +494,9 @@ struct Logged {
 pub struct MoveLog {
     len: usize,
     moves: [Logged; LOG_CAPACITY],
+    /// The weighted draws' working space, kept with the thread's log so that no playout
+    /// zeroes its own.
+    scratch: Scratch,
 }
 
 impl Default for MoveLog {
@@ -501,6 +504,7 @@ impl Default for MoveLog {
         MoveLog {
             len: 0,
             moves: [Logged::default(); LOG_CAPACITY],
+            scratch: Scratch::default(),
         }
     }
 }
@@ -878,7 +882,6 @@ fn weighted_playout<G: Game, const L: u8>(
     stats: &NgramStats,
     log: &mut MoveLog,
 ) {
-    let mut scratch = Scratch::default();
     let mut prev = log.last_bit();
     while !state.is_terminal() {
         let (seat, pos, bits) = step::<G, L>(state);
@@ -886,7 +889,7 @@ fn weighted_playout<G: Game, const L: u8>(
             bits.select(0)
         } else {
             let row = stats.row::<L>(seat, pos, prev, log);
-            draw_by_weights(stats, row, bits, rng, &mut scratch)
+            draw_by_weights(stats, row, bits, rng, &mut log.scratch)
         };
         log.push_logged(seat, bit as u8, pos);
         prev = bit as u8;
@@ -895,7 +898,9 @@ fn weighted_playout<G: Game, const L: u8>(
 }
 
 /// A weighted draw's working space: the running sums of the offered moves' weights, and their
-/// bits. Made once per playout, not per step, where zeroing it would cost more than the draw.
+/// bits. One per thread ([`MoveLog`]): a draw reads only what it wrote, and zeroing it per step
+/// or per playout cost more than the draw.
+#[derive(Clone, Debug)]
 struct Scratch {
     sums: [f64; MOVES],
     offered: [u32; MOVES],
