@@ -11,6 +11,7 @@ pub mod budget;
 pub mod config;
 mod crew;
 mod fastexp;
+mod fastln;
 pub(crate) mod graft;
 pub mod inference;
 pub mod ismcts;

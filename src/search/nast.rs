@@ -197,6 +197,17 @@ impl Policy {
         }
     }
 
+    /// What the tables store beside [`Policy::value`] for an n-gram played `count` times:
+    /// UCB1's exploration factor ([`ucb1_explore`]); 0 for the other policies, which store
+    /// nothing there.
+    #[inline]
+    fn explore(self, count: u32) -> f64 {
+        match self {
+            Policy::Ucb1 { c } => ucb1_explore(c, count),
+            _ => 0.0,
+        }
+    }
+
     /// Writes each move's selection weight into `weights` (as many as `stats`) and returns
     /// their sum: the policy's distribution, unnormalised. A zero sum means uniform.
     pub fn weights(self, stats: &[Stat], weights: &mut [f64]) -> f64 {
@@ -222,8 +233,8 @@ impl Policy {
                     *w = weight(c);
                 }
             }
-            Policy::Ucb1 { c } => {
-                let score = ucb1_score(found, c);
+            Policy::Ucb1 { .. } => {
+                let score = ucb1_score(found);
                 let mut top = f64::MIN;
                 for (w, s) in weights.iter_mut().zip(found) {
                     *w = score(s);
@@ -262,7 +273,7 @@ impl Policy {
             }
             // The draw `sample` would make over `candidate_weights`, without the buffer.
             Policy::EGreedy { epsilon } => egreedy_pick(found, epsilon, rng),
-            Policy::Ucb1 { c } => ucb1_pick(found, c, rng),
+            Policy::Ucb1 { .. } => ucb1_pick(found, rng),
         }
     }
 }
@@ -291,17 +302,30 @@ fn egreedy_pick(found: &[Candidate], epsilon: f64, rng: &mut Rng) -> usize {
     sample(found.iter().map(&weight), total, found.len(), rng)
 }
 
-/// UCB1's score of each of `found`: `mean + c·sqrt(ln(Σ count) / count)`, infinite for an
-/// unseen n-gram.
+/// UCB1's exploration factor of an n-gram played `count` times, `c / sqrt(count)` (0 for one
+/// never played, whose score is infinite anyway): what the tables store beside the mean, so
+/// that a playout step takes one square root, not a division and a square root per legal move.
 #[inline]
-fn ucb1_score(found: &[Candidate], c: f64) -> impl Fn(&Candidate) -> f64 {
+fn ucb1_explore(c: f64, count: u32) -> f64 {
+    if count == 0 {
+        0.0
+    } else {
+        c / f64::from(count).sqrt()
+    }
+}
+
+/// UCB1's score of each of `found`: `mean + c·sqrt(ln(Σ count) / count)`, computed as
+/// `mean + sqrt(ln(Σ count)) · (c / sqrt(count))` from the stored factor ([`ucb1_explore`]);
+/// infinite for an unseen n-gram.
+#[inline]
+fn ucb1_score(found: &[Candidate]) -> impl Fn(&Candidate) -> f64 {
     let total: u64 = found.iter().map(|s| u64::from(s.count)).sum();
-    let ln_total = (total.max(1) as f64).ln();
+    let sqrt_ln_total = super::fastln::ln(total.max(1) as f64).sqrt();
     move |s: &Candidate| {
         if s.count == 0 {
             f64::INFINITY
         } else {
-            s.value + c * (ln_total / f64::from(s.count)).sqrt()
+            s.value + sqrt_ln_total * s.explore
         }
     }
 }
@@ -311,17 +335,20 @@ fn ucb1_score(found: &[Candidate], c: f64) -> impl Fn(&Candidate) -> f64 {
 /// [`Policy::candidate_weights`] (one `unit_f64`, the `⌊u · ties⌋`-th tie, which is where
 /// `sample` stops over weights of 1 for the ties and 0 for the rest).
 #[inline]
-fn ucb1_pick(found: &[Candidate], c: f64, rng: &mut Rng) -> usize {
-    let score = ucb1_score(found, c);
-    let (mut top, mut first, mut ties) = (f64::MIN, 0, 0u32);
-    for (i, s) in found.iter().enumerate() {
-        let x = score(s);
-        if x > top {
-            (top, first, ties) = (x, i, 1);
-        } else if x == top {
-            ties += 1;
-        }
+fn ucb1_pick(found: &[Candidate], rng: &mut Rng) -> usize {
+    let score = ucb1_score(found);
+    // The scores first, then their maximum, the ties and the first tie, each a pass with no
+    // branch on the data: which move leads is as random as the statistics, and as branches
+    // the comparisons mispredicted.
+    let mut scores = [0.0; MOVES];
+    let scores = &mut scores[..found.len()];
+    let mut top = f64::MIN;
+    for (x, s) in scores.iter_mut().zip(found) {
+        *x = score(s);
+        top = top.max(*x);
     }
+    let ties = scores.iter().map(|&x| u32::from(x == top)).sum::<u32>();
+    let first = scores.iter().take_while(|&&x| x < top).count();
     // `sample` would draw u in [0, ties) and stop at the ⌊u⌋-th tie (subtracting 1.0 from
     // u is exact there); with one tie it stops at it whatever u is.
     let u = unit_f64(rng) * f64::from(ties);
@@ -329,10 +356,10 @@ fn ucb1_pick(found: &[Candidate], c: f64, rng: &mut Rng) -> usize {
         return first;
     }
     let j = (u as u32).min(ties - 1);
-    found
+    scores
         .iter()
         .enumerate()
-        .filter(|(_, s)| score(s) == top)
+        .filter(|&(_, &x)| x == top)
         .nth(j as usize)
         .map_or(first, |(i, _)| i)
 }
@@ -364,12 +391,14 @@ fn sample(
     last
 }
 
-/// What a playout step reads of one legal move's n-gram: its count (UCB1's exploration) and
-/// the policy's stored weight of its statistics ([`Policy::value`]).
+/// What a playout step reads of one legal move's n-gram: its count, the policy's stored weight
+/// of its statistics ([`Policy::value`]) and, for UCB1, its stored exploration factor
+/// ([`ucb1_explore`]).
 #[derive(Clone, Copy, Debug, Default)]
 struct Candidate {
     count: u32,
     value: f64,
+    explore: f64,
 }
 
 impl Candidate {
@@ -378,6 +407,7 @@ impl Candidate {
         Candidate {
             count: s.count,
             value: policy.value(s),
+            explore: policy.explore(s.count),
         }
     }
 }
@@ -586,27 +616,37 @@ pub struct NgramStats {
     /// n >= 3: open addressing, a key (0: empty) and its cell per slot.
     keys: Box<[AtomicU32]>,
     values: Box<[Cell]>,
+    /// UCB1 only ([`Policy::explore`] as `f64` bits): each cell's exploration factor, at the
+    /// cell's index in `dense` or `values` (only one of them is in use); empty for the other
+    /// policies, so that their cells stay 16 bytes.
+    explore: Box<[AtomicU64]>,
     /// The policy's weight of an n-gram never seen.
     unseen: f64,
 }
 
 impl NgramStats {
     /// Empty statistics for `config`, sized for it: dense tables for n <= 2 (NAST n=2: 266 KB;
-    /// EPIC n=2: 1 MB), a hashed table of 5 MB above.
+    /// EPIC n=2: 1 MB), a hashed table of 5 MB above; UCB1 adds 8 bytes a cell for its
+    /// exploration factors.
     pub fn new(config: Ngrams) -> NgramStats {
         let cells = |n: usize| (0..n).map(|_| Cell::default()).collect();
-        let (dense, slots) = if config.n <= 2 {
+        let (dense, slots): (Box<[Cell]>, usize) = if config.n <= 2 {
             let positions = if config.episodic { POSITIONS } else { 1 };
             let contexts = if config.n == 2 { MOVES + 1 } else { 1 };
             (cells(SEATS * positions * contexts * MOVES), 0)
         } else {
             (cells(0), HASH_SLOTS)
         };
+        let explored = match config.policy {
+            Policy::Ucb1 { .. } => dense.len().max(slots),
+            _ => 0,
+        };
         let stats = NgramStats {
             config,
             dense,
             keys: (0..slots).map(|_| AtomicU32::new(0)).collect(),
             values: cells(slots),
+            explore: (0..explored).map(|_| AtomicU64::new(0)).collect(),
             unseen: config.policy.value(Stat::default()),
         };
         stats.reset();
@@ -634,6 +674,9 @@ impl NgramStats {
         for a in self.dense.iter().chain(self.values.iter()) {
             a.stat.store(0, Relaxed);
             a.value.store(unseen, Relaxed);
+        }
+        for e in self.explore.iter() {
+            e.store(0, Relaxed);
         }
         for k in self.keys.iter() {
             k.store(0, Relaxed);
@@ -737,13 +780,15 @@ impl NgramStats {
     #[inline]
     fn add_hashed(&self, ctx: Context, bit: u8, reward: f64) {
         if let Some(i) = self.slot(Self::key(ctx, bit), true) {
-            self.add_to(&self.values[i], reward);
+            self.add_to(&self.values, i, reward);
         }
     }
 
-    /// Adds one play with reward `reward` to `cell`, and stores the policy's new weight of it.
+    /// Adds one play with reward `reward` to the cell at `i` of `cells` (`dense` or `values`),
+    /// and stores the policy's new weight of it (and UCB1's exploration factor).
     #[inline]
-    fn add_to(&self, cell: &Cell, reward: f64) {
+    fn add_to(&self, cells: &[Cell], i: usize, reward: f64) {
+        let cell = &cells[i];
         // Load and store, not an atomic add: see the module comment.
         let mut s = Stat::unpack(cell.stat.load(Relaxed));
         s.count = s.count.saturating_add(1);
@@ -753,6 +798,9 @@ impl NgramStats {
         cell.stat.store(s.pack(), Relaxed);
         cell.value
             .store(self.config.policy.value(s).to_bits(), Relaxed);
+        if let Some(explore) = self.explore.get(i) {
+            explore.store(self.config.policy.explore(s.count).to_bits(), Relaxed);
+        }
     }
 
     /// Where the statistics of a move by `seat` at trick position `pos` after `log` (whose last
@@ -766,16 +814,23 @@ impl NgramStats {
         }
     }
 
+    /// Where the cell of the n-gram that `bit` completes in `row` is: its array (`dense` or
+    /// `values`) and index; `None` for an n-gram the hashed table has not seen.
+    #[inline]
+    fn place_in(&self, row: Row, bit: u8) -> Option<(&[Cell], usize)> {
+        match row {
+            Row::Dense(base) => Some((&self.dense, base + bit as usize)),
+            Row::Hashed(ctx) => self
+                .slot(Self::key(ctx, bit), false)
+                .map(|i| (&self.values[..], i)),
+        }
+    }
+
     /// The cell of the n-gram that `bit` completes in `row`; `None` for an n-gram the hashed
     /// table has not seen.
     #[inline]
     fn cell_in(&self, row: Row, bit: u8) -> Option<&Cell> {
-        match row {
-            Row::Dense(base) => Some(&self.dense[base + bit as usize]),
-            Row::Hashed(ctx) => self
-                .slot(Self::key(ctx, bit), false)
-                .map(|i| &self.values[i]),
-        }
+        self.place_in(row, bit).map(|(cells, i)| &cells[i])
     }
 
     /// The policy's stored weight of the n-gram that `bit` completes in `row`.
@@ -788,14 +843,19 @@ impl NgramStats {
     /// What a playout step reads of the n-gram that `bit` completes in `row`.
     #[inline]
     fn candidate_in(&self, row: Row, bit: u8) -> Candidate {
-        match self.cell_in(row, bit) {
-            Some(c) => Candidate {
-                count: Stat::unpack(c.stat.load(Relaxed)).count,
-                value: f64::from_bits(c.value.load(Relaxed)),
+        match self.place_in(row, bit) {
+            Some((cells, i)) => Candidate {
+                count: Stat::unpack(cells[i].stat.load(Relaxed)).count,
+                value: f64::from_bits(cells[i].value.load(Relaxed)),
+                explore: self
+                    .explore
+                    .get(i)
+                    .map_or(0.0, |e| f64::from_bits(e.load(Relaxed))),
             },
             None => Candidate {
                 count: 0,
                 value: self.unseen,
+                explore: 0.0,
             },
         }
     }
@@ -833,7 +893,8 @@ impl NgramStats {
                 self.add_hashed(self.context(&moves[..i], m.seat, m.pos), m.bit, r);
             } else {
                 self.add_to(
-                    &self.dense[dense_row::<L>(m.seat, m.pos, prev) + m.bit as usize],
+                    &self.dense,
+                    dense_row::<L>(m.seat, m.pos, prev) + m.bit as usize,
                     r,
                 );
             }
@@ -1098,9 +1159,13 @@ mod tests {
         for _ in 0..20_000 {
             let len = 2 + random_below(&mut maker, 7) as usize;
             let found: Vec<Candidate> = (0..len)
-                .map(|_| Candidate {
-                    count: random_below(&mut maker, 4),
-                    value: f64::from(random_below(&mut maker, 3)) / 2.0,
+                .map(|_| {
+                    let count = random_below(&mut maker, 4);
+                    Candidate {
+                        count,
+                        value: f64::from(random_below(&mut maker, 3)) / 2.0,
+                        explore: ucb1_explore(0.7, count),
+                    }
                 })
                 .collect();
             for policy in [policy, Policy::EGreedy { epsilon: 0.2 }] {
@@ -1167,7 +1232,7 @@ mod tests {
                 for (s, &bit) in want.iter().zip(*bits) {
                     for i in 0..s.count {
                         let won = f64::from(i) < s.total;
-                        stats.add_to(&stats.dense[base + bit as usize], f64::from(won));
+                        stats.add_to(&stats.dense, base + bit as usize, f64::from(won));
                     }
                 }
                 let mask = bits.iter().fold(0u64, |m, &b| m | 1 << b);
@@ -1334,8 +1399,8 @@ mod tests {
 
     #[test]
     fn stored_weights_are_the_policys_weights_of_the_stored_statistics() {
-        // Playouts read the weight kept beside each statistic; it must be what the policy
-        // computes from the statistic itself, before any update and after several, for every
+        // Playouts read the weight (and UCB1's exploration factor) kept beside each statistic;
+        // it must be what the policy computes from the statistic itself, before any update and after several, for every
         // policy and both table kinds (dense n=2, hashed n=3).
         for policy in [
             Policy::Gibbs { tau: 0.3 },
@@ -1362,6 +1427,7 @@ mod tests {
                     let s = stats.get(ctx, base, bit);
                     assert_eq!(c.count, s.count, "{policy} n={n}");
                     assert_eq!(c.value, policy.value(s), "{policy} n={n}");
+                    assert_eq!(c.explore, policy.explore(s.count), "{policy} n={n}");
                     s
                 };
                 assert_eq!(check(&[1, 0], 2).count, 0);
