@@ -114,11 +114,12 @@ pub fn exp(x: f64) -> f64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    /// The distance from `got` to `want` in units of `want`'s last place.
-    fn ulps(got: f64, want: f64) -> f64 {
+    /// The distance from `got` to `want` in units of `want`'s last place (also `fastln`'s
+    /// measure).
+    pub(in crate::search) fn ulps(got: f64, want: f64) -> f64 {
         let ulp = f64::from_bits(want.to_bits() + 1) - want;
         (got - want).abs() / ulp
     }

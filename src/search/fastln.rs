@@ -170,13 +170,8 @@ pub fn ln(x: f64) -> f64 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::fastexp::tests::ulps;
     use super::*;
-
-    /// The distance from `got` to `want` in units of `want`'s last place.
-    fn ulps(got: f64, want: f64) -> f64 {
-        let ulp = f64::from_bits(want.to_bits() + 1) - want;
-        (got - want).abs() / ulp
-    }
 
     #[test]
     fn the_table_holds_reciprocals_and_their_logarithms() {
