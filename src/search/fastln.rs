@@ -4,6 +4,11 @@
 //! [`f64::ln`] for `x >= 2` (tested below); below 2, and for anything not finite, it is
 //! `f64::ln` itself (so `ln 1` is exactly 0, never a rounding error's negative).
 //!
+//! The tree walk has a logarithm of its own (`walk::ln`, a `const` series accurate to 1e-9 that
+//! fills its compile-time table of small counts); this one stays within 2 ulp of the library's
+//! so that UCB1 playouts compute what they computed with the library's (the same root statistics
+//! in every bench search, `docs/performance.md`), and it has no division on its chain.
+//!
 //! The method is the textbook table one: `x = 2^e * m` with `m` in `[1, 2)`; the top seven
 //! bits of `m`'s fraction pick `c`, the middle of one of 128 intervals, whose stored
 //! reciprocal `1/c` (rounded) and `-ln(1/c)` (correctly rounded, for the reciprocal as
