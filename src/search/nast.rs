@@ -337,9 +337,6 @@ fn ucb1_score(found: &[Candidate]) -> impl Fn(&Candidate) -> f64 {
 #[inline]
 fn ucb1_pick(found: &[Candidate], rng: &mut Rng) -> usize {
     let score = ucb1_score(found);
-    // The scores first, then their maximum, the ties and the first tie, each a pass with no
-    // branch on the data: which move leads is as random as the statistics, and as branches
-    // the comparisons mispredicted.
     let mut scores = [0.0; MOVES];
     let scores = &mut scores[..found.len()];
     let mut top = f64::MIN;
@@ -347,6 +344,15 @@ fn ucb1_pick(found: &[Candidate], rng: &mut Rng) -> usize {
         *x = score(s);
         top = top.max(*x);
     }
+    pick_among_maxima(scores, top, rng)
+}
+
+/// Uniformly among the indices of `scores` equal to their maximum `top`, as [`sample`] draws
+/// over weights of 1 for those and 0 for the rest (one `unit_f64`, the `⌊u · ties⌋`-th tie).
+/// The maximum, its ties and the first tie come from passes with no branch on the data: which
+/// move leads is as random as the statistics, and as branches the comparisons mispredicted.
+#[inline(always)]
+fn pick_among_maxima(scores: &[f64], top: f64, rng: &mut Rng) -> usize {
     let ties = scores.iter().map(|&x| u32::from(x == top)).sum::<u32>();
     let first = scores.iter().take_while(|&&x| x < top).count();
     // `sample` would draw u in [0, ties) and stop at the ⌊u⌋-th tie (subtracting 1.0 from
@@ -916,8 +922,17 @@ enum Row {
 #[inline]
 pub fn playout<G: Game>(state: &mut G, rng: &mut Rng, stats: &NgramStats, log: &mut MoveLog) {
     with_layout!(stats.config.layout(), L => match stats.config.policy {
-        Policy::Gibbs { .. } | Policy::Roulette => weighted_playout::<G, L>(state, rng, stats, log),
-        policy => candidate_playout::<G, L>(state, rng, stats, log, policy),
+        // Each policy's draw compiled into the loop: no dispatch per step.
+        Policy::Gibbs { .. } | Policy::Roulette => playout_by::<G, L>(state, rng, stats, log, |row, bits, rng, scratch| {
+            draw_by_weights(stats, row, bits, rng, scratch)
+        }),
+        Policy::Ucb1 { .. } => playout_by::<G, L>(state, rng, stats, log, |row, bits, rng, scratch| {
+            draw_ucb1(stats, row, bits, rng, scratch)
+        }),
+        policy => playout_by::<G, L>(state, rng, stats, log, |row, bits, rng, scratch| {
+            let k = stats.candidates(row, bits, &mut scratch.found);
+            bits.select(policy.choose_candidate(&scratch.found[..k], rng) as u32)
+        }),
     })
 }
 
@@ -934,14 +949,15 @@ fn step<G: Game, const L: u8>(state: &G) -> (u8, u8, <G::Move as TreeMove>::Mask
     (state.current_seat() as u8, pos, state.legal_moves().bits())
 }
 
-/// [`playout`] for the policies that sample in proportion to the stored weights (Gibbs,
-/// roulette), in layout `L` ([`draw_by_weights`]).
-#[inline]
-fn weighted_playout<G: Game, const L: u8>(
+/// [`playout`] in layout `L`, each move that is not forced drawn by `draw` from the table row
+/// of its context, the legal moves and the thread's scratch space.
+#[inline(always)]
+fn playout_by<G: Game, const L: u8>(
     state: &mut G,
     rng: &mut Rng,
     stats: &NgramStats,
     log: &mut MoveLog,
+    mut draw: impl FnMut(Row, <G::Move as TreeMove>::Mask, &mut Rng, &mut Scratch) -> u32,
 ) {
     let mut prev = log.last_bit();
     while !state.is_terminal() {
@@ -950,7 +966,7 @@ fn weighted_playout<G: Game, const L: u8>(
             bits.select(0)
         } else {
             let row = stats.row::<L>(seat, pos, prev, log);
-            draw_by_weights(stats, row, bits, rng, &mut log.scratch)
+            draw(row, bits, rng, &mut log.scratch)
         };
         log.push_logged(seat, bit as u8, pos);
         prev = bit as u8;
@@ -963,15 +979,23 @@ fn weighted_playout<G: Game, const L: u8>(
 /// or per playout cost more than the draw.
 #[derive(Clone, Debug)]
 struct Scratch {
+    /// Running sums of the weights (weighted draws) or the scores (UCB1).
     sums: [f64; MOVES],
+    /// UCB1: each offered move's exploration factor.
+    explore: [f64; MOVES],
+    /// The offered moves' bits.
     offered: [u32; MOVES],
+    /// ε-greedy: what each offered move's n-gram holds.
+    found: [Candidate; MOVES],
 }
 
 impl Default for Scratch {
     fn default() -> Scratch {
         Scratch {
             sums: [0.0; MOVES],
+            explore: [0.0; MOVES],
             offered: [0; MOVES],
+            found: [Candidate::default(); MOVES],
         }
     }
 }
@@ -988,7 +1012,7 @@ fn draw_by_weights<K: MoveMask>(
     rng: &mut Rng,
     scratch: &mut Scratch,
 ) -> u32 {
-    let Scratch { sums, offered } = scratch;
+    let Scratch { sums, offered, .. } = scratch;
     let mut total = 0.0;
     let mut k = 0;
     let mut rest = bits;
@@ -1021,31 +1045,44 @@ fn sample_sums(sums: &[f64], rng: &mut Rng) -> usize {
     sums.iter().rposition(|&s| s < total).map_or(0, |i| i + 1)
 }
 
-/// [`playout`] for the policies that need more than a weight per move (ε-greedy's best, UCB1's
-/// counts), in layout `L`.
-#[inline]
-fn candidate_playout<G: Game, const L: u8>(
-    state: &mut G,
-    rng: &mut Rng,
+/// UCB1's draw among the moves `bits` from the statistics in `row`: what [`ucb1_pick`] draws over
+/// their candidates, without building them. One pass reads each move's count (summed), mean
+/// and exploration factor, keeping the mean (infinite for an unseen n-gram, whose factor is 0)
+/// as the start of its score; a second adds `sqrt(ln ΣN)` times the factor and keeps the
+/// maximum.
+#[inline(always)]
+fn draw_ucb1<K: MoveMask>(
     stats: &NgramStats,
-    log: &mut MoveLog,
-    policy: Policy,
-) {
-    let mut found = [Candidate::default(); MOVES];
-    let mut prev = log.last_bit();
-    while !state.is_terminal() {
-        let (seat, pos, bits) = step::<G, L>(state);
-        let bit = if bits.count() == 1 {
-            bits.select(0)
-        } else {
-            let k = stats.candidates(stats.row::<L>(seat, pos, prev, log), bits, &mut found);
-            let i = policy.choose_candidate(&found[..k], rng);
-            bits.select(i as u32)
-        };
-        log.push_logged(seat, bit as u8, pos);
-        prev = bit as u8;
-        state.play(G::Move::from_bit(bit));
+    row: Row,
+    bits: K,
+    rng: &mut Rng,
+    scratch: &mut Scratch,
+) -> u32 {
+    let Scratch {
+        sums: scores,
+        explore,
+        offered,
+        ..
+    } = scratch;
+    let mut total = 0u64;
+    let mut k = 0;
+    let mut rest = bits;
+    while let Some(bit) = rest.pop_lowest() {
+        let c = stats.candidate_in(row, bit as u8);
+        total += u64::from(c.count);
+        scores[k] = if c.count == 0 { f64::INFINITY } else { c.value };
+        explore[k] = c.explore;
+        offered[k] = bit;
+        k += 1;
     }
+    let sqrt_ln_total = super::fastln::ln(total.max(1) as f64).sqrt();
+    let scores = &mut scores[..k];
+    let mut top = f64::MIN;
+    for (x, &e) in scores.iter_mut().zip(&explore[..k]) {
+        *x += sqrt_ln_total * e;
+        top = top.max(*x);
+    }
+    offered[pick_among_maxima(scores, top, rng)]
 }
 
 #[cfg(test)]
@@ -1179,6 +1216,51 @@ mod tests {
             tied += usize::from(policy.candidate_weights(&found, &mut w) > 1.0);
         }
         assert!(tied > 5_000, "only {tied} draws among ties");
+    }
+
+    /// 64 random bits.
+    fn unit_bits(rng: &mut Rng) -> u64 {
+        use rand::Rng as _;
+        rng.next_u64()
+    }
+
+    #[test]
+    fn a_ucb1_step_draws_what_the_policy_draws() {
+        // The playout's UCB1 draw from a table row against `ucb1_pick` over the candidates the
+        // same row gives, with generators seeded alike: the same move and the generator left
+        // at the same point. Few plays per n-gram and rewards of 0, 1/2 or 1, so that unseen
+        // moves and equal scores (ties) are common.
+        let policy = Policy::Ucb1 { c: 0.7 };
+        let stats = NgramStats::new(Ngrams {
+            n: 2,
+            policy,
+            episodic: false,
+        });
+        let mut maker = rng_from_seed(15);
+        let (mut a, mut b) = (rng_from_seed(16), rng_from_seed(16));
+        let mut scratch = Scratch::default();
+        let mut tied = 0;
+        for round in 0..20_000 {
+            let base = dense_row::<BIGRAM>((round % 4) as u8, 0, (round % 65) as u8);
+            for _ in 0..random_below(&mut maker, 6) {
+                let bit = random_below(&mut maker, 64) as usize;
+                let reward = f64::from(random_below(&mut maker, 3)) / 2.0;
+                stats.add_to(&stats.dense, base + bit, reward);
+            }
+            let mask = unit_bits(&mut maker) & unit_bits(&mut maker);
+            if mask.count_ones() < 2 {
+                continue;
+            }
+            let row = Row::Dense(base);
+            let mut found = [Candidate::default(); MOVES];
+            let k = stats.candidates(row, mask, &mut found);
+            let want = mask.select(ucb1_pick(&found[..k], &mut a) as u32);
+            assert_eq!(draw_ucb1(&stats, row, mask, &mut b, &mut scratch), want);
+            assert_eq!(unit_f64(&mut a), unit_f64(&mut b));
+            let mut w = [0.0; MOVES];
+            tied += usize::from(policy.candidate_weights(&found[..k], &mut w) > 1.0);
+        }
+        assert!(tied > 2_000, "only {tied} draws among ties");
     }
 
     #[test]
