@@ -923,12 +923,16 @@ enum Row {
 pub fn playout<G: Game>(state: &mut G, rng: &mut Rng, stats: &NgramStats, log: &mut MoveLog) {
     with_layout!(stats.config.layout(), L => match stats.config.policy {
         // Each policy's draw compiled into the loop: no dispatch per step.
-        Policy::Gibbs { .. } | Policy::Roulette => playout_by::<G, L>(state, rng, stats, log, |row, bits, rng, scratch| {
-            draw_by_weights(stats, row, bits, rng, scratch)
-        }),
-        Policy::Ucb1 { .. } => playout_by::<G, L>(state, rng, stats, log, |row, bits, rng, scratch| {
-            draw_ucb1(stats, row, bits, rng, scratch)
-        }),
+        Policy::Gibbs { .. } | Policy::Roulette => {
+            playout_by::<G, L>(state, rng, stats, log, |row, bits, rng, scratch| {
+                draw_by_weights(stats, row, bits, rng, scratch)
+            })
+        }
+        Policy::Ucb1 { .. } => {
+            playout_by::<G, L>(state, rng, stats, log, |row, bits, rng, scratch| {
+                draw_ucb1(stats, row, bits, rng, scratch)
+            })
+        }
         policy => playout_by::<G, L>(state, rng, stats, log, |row, bits, rng, scratch| {
             let k = stats.candidates(row, bits, &mut scratch.found);
             bits.select(policy.choose_candidate(&scratch.found[..k], rng) as u32)
@@ -1482,8 +1486,8 @@ mod tests {
     #[test]
     fn stored_weights_are_the_policys_weights_of_the_stored_statistics() {
         // Playouts read the weight (and UCB1's exploration factor) kept beside each statistic;
-        // it must be what the policy computes from the statistic itself, before any update and after several, for every
-        // policy and both table kinds (dense n=2, hashed n=3).
+        // it must be what the policy computes from the statistic itself, before any update and
+        // after several, for every policy and both table kinds (dense n=2, hashed n=3).
         for policy in [
             Policy::Gibbs { tau: 0.3 },
             Policy::Roulette,
