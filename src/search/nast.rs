@@ -320,14 +320,21 @@ fn ucb1_explore(c: f64, count: u32) -> f64 {
 #[inline]
 fn ucb1_score(found: &[Candidate]) -> impl Fn(&Candidate) -> f64 {
     let total: u64 = found.iter().map(|s| u64::from(s.count)).sum();
-    let sqrt_ln_total = super::fastln::ln(total.max(1) as f64).sqrt();
-    move |s: &Candidate| {
-        if s.count == 0 {
-            f64::INFINITY
-        } else {
-            s.value + sqrt_ln_total * s.explore
-        }
-    }
+    let sqrt_ln_total = ucb1_sqrt_ln(total);
+    move |s: &Candidate| ucb1_mean_term(s.count, s.value) + sqrt_ln_total * s.explore
+}
+
+/// `sqrt(ln(Σ count))`, the factor every move's exploration term shares at a UCB1 step.
+#[inline(always)]
+fn ucb1_sqrt_ln(total: u64) -> f64 {
+    super::fastln::ln(total.max(1) as f64).sqrt()
+}
+
+/// The first term of a UCB1 score: the mean, or infinity for an unseen n-gram (whose stored
+/// exploration factor is 0, so the score stays infinite).
+#[inline(always)]
+fn ucb1_mean_term(count: u32, mean: f64) -> f64 {
+    if count == 0 { f64::INFINITY } else { mean }
 }
 
 /// UCB1's draw ([`Policy::Ucb1`]) without a weight buffer: uniformly among the candidates of
@@ -978,9 +985,10 @@ fn playout_by<G: Game, const L: u8>(
     }
 }
 
-/// A weighted draw's working space: the running sums of the offered moves' weights, and their
-/// bits. One per thread ([`MoveLog`]): a draw reads only what it wrote, and zeroing it per step
-/// or per playout cost more than the draw.
+/// A playout draw's working space: the offered moves' bits and what each policy's draw keeps
+/// per move (running sums of weights, UCB1 scores and factors, ε-greedy's candidates). One per
+/// thread ([`MoveLog`]): a draw reads only what it wrote, and zeroing it per step or per playout
+/// cost more than the draw.
 #[derive(Clone, Debug)]
 struct Scratch {
     /// Running sums of the weights (weighted draws) or the scores (UCB1).
@@ -1074,12 +1082,12 @@ fn draw_ucb1<K: MoveMask>(
     while let Some(bit) = rest.pop_lowest() {
         let c = stats.candidate_in(row, bit as u8);
         total += u64::from(c.count);
-        scores[k] = if c.count == 0 { f64::INFINITY } else { c.value };
+        scores[k] = ucb1_mean_term(c.count, c.value);
         explore[k] = c.explore;
         offered[k] = bit;
         k += 1;
     }
-    let sqrt_ln_total = super::fastln::ln(total.max(1) as f64).sqrt();
+    let sqrt_ln_total = ucb1_sqrt_ln(total);
     let scores = &mut scores[..k];
     let mut top = f64::MIN;
     for (x, &e) in scores.iter_mut().zip(&explore[..k]) {
