@@ -424,6 +424,33 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn heuristic_moves(&self) -> Option<Self::Moves> {
         None
     }
+    /// How the learned opponent model reads legal move `mv` here, from the mover's own view
+    /// (its hand and the cards everyone has played, nothing hidden from it): one parameter
+    /// index per feature table of [`Game::opponent_model`]. `None` (the default): the game has
+    /// no learned model.
+    fn model_features(
+        &self,
+        mv: Self::Move,
+    ) -> Option<crate::search::opponent_model::ModelFeatures> {
+        let _ = mv;
+        None
+    }
+    /// The game's learned opponent model (`models/`, fitted by `cardsearch fit-model`) and
+    /// the number of parameters its features index; `None` (the default) where the game has
+    /// none.
+    fn opponent_model() -> Option<&'static crate::search::opponent_model::OpponentModel>
+    where
+        Self: Sized,
+    {
+        None
+    }
+    /// The number of parameters [`Game::model_features`] indexes (0: no learned model).
+    fn model_params() -> usize
+    where
+        Self: Sized,
+    {
+        0
+    }
     /// Parses a move in the notation `Display` writes; `Err` names what is wrong.
     fn parse_move(&self, text: &str) -> Result<Self::Move, String>;
     /// Tricks completed so far, for trick-taking games (replays group moves by trick).

@@ -112,7 +112,18 @@ impl<G: HiddenInfo> SearchAgent<G> {
         let expanded = config::with_preset(spec, G::STRONG_PRESET, algorithm)?;
         let config = SearchConfig::from_spec(&expanded, algorithm);
         spec.mark_read_from(&expanded);
-        SearchAgent::new(config?)
+        let config = config?;
+        let inference = config.inference;
+        if inference.is_on()
+            && inference.model == crate::search::inference::OpponentModelKind::Learned
+            && G::opponent_model().is_none()
+        {
+            return Err(SpecError(format!(
+                "{}: infer_model=learned: this game has no learned opponent model (sueca has)",
+                spec.name
+            )));
+        }
+        SearchAgent::new(config)
     }
 
     /// The configuration.
@@ -231,7 +242,7 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
                     &endgame,
                     solver,
                     &s.sampler,
-                    |deal: &G| inference::likelihood(deal, observer, history, inference.epsilon),
+                    |deal: &G| inference::likelihood(deal, observer, history, &inference),
                     &legal,
                     &budget,
                     rng,

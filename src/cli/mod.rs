@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 
 pub mod curve;
 pub mod engine;
+pub mod fit_model;
 pub mod list;
 pub mod match_cmd;
 pub mod merge;
@@ -54,6 +55,8 @@ pub enum Command {
     Curve(curve::CurveArgs),
     /// Sit at the table yourself: play one seat against engine agents in the terminal.
     Play(play::PlayArgs),
+    /// Fit a game's learned opponent model (for `infer_model=learned`) to logged games.
+    FitModel(fit_model::FitModelArgs),
 }
 
 /// The signal raised by Ctrl-C (SIGINT) for the long commands (`match`, `scale`): the first
@@ -119,6 +122,7 @@ pub fn run() -> i32 {
         Some(Command::Solve(args)) => solve::run(&args),
         Some(Command::Curve(args)) => curve::run(&args),
         Some(Command::Play(args)) => play::run(&args),
+        Some(Command::FitModel(args)) => fit_model::run(&args),
     };
     match result {
         Ok(()) => 0,

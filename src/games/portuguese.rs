@@ -38,6 +38,29 @@ pub const DECK: CardSet =
 /// Strength 0 (the 2) … 9 (the ace) of each natural rank index; 8, 9, 10 are not in the pack.
 const STRENGTH: [u8; 16] = [0, 1, 2, 3, 4, 8, 0, 0, 0, 6, 5, 7, 9, 0, 0, 0];
 
+/// For each rank index, the lane bits of the pack's stronger ranks of the same suit.
+const STRONGER_IN_LANE: [u64; 16] = {
+    let mut t = [0u64; 16];
+    let mut i = 0;
+    while i < 16 {
+        let mut j = 0;
+        while j < 16 {
+            if LANE_RANKS >> j & 1 == 1 && STRENGTH[j] > STRENGTH[i] {
+                t[i] |= 1 << j;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// The cards of `card`'s suit in the pack that are stronger than it.
+#[inline]
+pub const fn stronger_than(card: Card) -> CardSet {
+    CardSet(STRONGER_IN_LANE[(card.index() & 15) as usize] << (card.index() & 0x30))
+}
+
 /// The strength of a card within its suit: 0 for the 2 up to 9 for the ace.
 #[inline]
 pub const fn strength(card: Card) -> u32 {
@@ -222,6 +245,70 @@ pub fn heuristic_cards(legal: CardSet, trick: Option<TrickSoFar>, trump: Suit) -
         return winners.min_set_by_key(key);
     }
     shed()
+}
+
+/// Parameters of the learned opponent model's feature tables ([`model_features`]).
+pub const MODEL_PARAMS: usize = 192 + 192 + 144 + 128;
+
+/// How the learned opponent model reads `card`, one of the mover's legal cards, from the
+/// mover's own view: its `hand`, its place `pos` in the trick (0 leads), the trick so far,
+/// whether it is `void` in the led suit, the trump suit and the cards `gone` (played by
+/// anyone, the trick's included). Four tables, each a cross of discrete features:
+/// 1. the situation (leading, second, third or fourth, the last two split by whether the
+///    partner is winning), void, whether the card would take the lead, trump, card points;
+/// 2. the situation, void, the card's rank among the hand's cards of its suit (lowest,
+///    highest, between, only), whether it is the suit's master (no stronger card of the suit
+///    left outside the hand), trump;
+/// 3. the situation, taking the lead, the points already in the trick, card points;
+/// 4. leading or not, trump, the hand's length in the card's suit, card points, master.
+pub fn model_features(
+    card: Card,
+    hand: CardSet,
+    pos: usize,
+    trick: Option<TrickSoFar>,
+    void: bool,
+    trump: Suit,
+    gone: CardSet,
+) -> crate::search::opponent_model::ModelFeatures {
+    let partner_not_winning = trick.is_some_and(|t| !t.partner_winning) as usize;
+    let situation = match pos {
+        0 => 0,
+        1 => 1,
+        2 => 2 + partner_not_winning,
+        _ => 4 + partner_not_winning,
+    };
+    let void = void as usize;
+    let takes = trick.is_some_and(|t| beats(card, t.best, trump)) as usize;
+    let is_trump = (card.suit() == trump) as usize;
+    let worth = match card_points(card) {
+        0 => 0,
+        1..=4 => 1,
+        10 => 2,
+        _ => 3,
+    };
+    let suit = CardSet(hand.0 & suit_mask(card).0);
+    let above = stronger_than(card).0;
+    let stronger = suit.0 & above != 0;
+    let weaker = suit.0 & !above & !card.set().0 != 0;
+    let rank_in_hand = match (weaker, stronger) {
+        (false, false) => 3,
+        (false, true) => 0,
+        (true, false) => 1,
+        (true, true) => 2,
+    };
+    let master = (above & !gone.0 & !hand.0 == 0) as usize;
+    let in_trick = match trick.map_or(0, |t| t.points) {
+        0 => 0,
+        1..=9 => 1,
+        _ => 2,
+    };
+    let length = suit.len().clamp(1, 4) - 1;
+    let leading = (pos == 0) as usize;
+    let t1 = (((situation * 2 + void) * 2 + takes) * 2 + is_trump) * 4 + worth;
+    let t2 = 192 + (((situation * 2 + void) * 4 + rank_in_hand) * 2 + master) * 2 + is_trump;
+    let t3 = 384 + ((situation * 2 + takes) * 3 + in_trick) * 4 + worth;
+    let t4 = 528 + (((leading * 2 + is_trump) * 4 + length) * 4 + worth) * 2 + master;
+    [t1 as u16, t2 as u16, t3 as u16, t4 as u16]
 }
 
 /// A side's card-point margin over the other side, scaled to −1…1 (all 120 points: +1).
@@ -414,6 +501,22 @@ mod tests {
 
     fn c(s: &str) -> Card {
         s.parse().unwrap()
+    }
+
+    #[test]
+    fn stronger_than_lists_the_stronger_cards_of_the_suit() {
+        for card in DECK.iter() {
+            let by_strength = DECK
+                .iter()
+                .filter(|&o| o.suit() == card.suit() && strength(o) > strength(card))
+                .fold(CardSet::EMPTY, |set, o| set | o.set());
+            assert_eq!(stronger_than(card), by_strength, "{card}");
+        }
+        assert_eq!(stronger_than(c("AS")), CardSet::EMPTY);
+        assert_eq!(
+            stronger_than(c("KH")),
+            CardSet::from_cards([c("7H"), c("AH")])
+        );
     }
 
     /// The playout rule in the situations its doc names, trump spades throughout.

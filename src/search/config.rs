@@ -10,7 +10,7 @@ use crate::solver::hybrid::{
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 use super::budget::Budget;
-use super::inference::{InferenceConfig, OPT_INFER, OPT_INFER_EPS};
+use super::inference::{InferenceConfig, OPT_INFER, OPT_INFER_EPS, OPT_INFER_MODEL};
 use super::nast::{MAX_N, Ngrams, Policy};
 use super::reward::RewardFn;
 use super::rollout::{Playout, Rollout};
@@ -128,8 +128,9 @@ pub const STRONG_PRESET: &str = "reward=mix:w=0.3";
 
 /// `spec` with the options of `preset=strong` filled in where it gives none: first the game's
 /// own (`game_preset`, [`crate::game::Game::STRONG_PRESET`]), then the general
-/// [`STRONG_PRESET`]. Playout options are left out for MO-ISMCTS, which has no NAST. Without
-/// `preset=strong`, `spec` as it is.
+/// [`STRONG_PRESET`]. Playout options are left out for MO-ISMCTS, which has no NAST, and
+/// inference options for every algorithm but SO-ISMCTS. Without `preset=strong`, `spec` as it
+/// is.
 pub fn with_preset(
     spec: &Spec,
     game_preset: &str,
@@ -148,7 +149,12 @@ pub fn with_preset(
             .split_once('=')
             .ok_or_else(|| SpecError(format!("preset=strong: `{word}` is not key=value")))?;
         let playout_option = key == "playout" || key == "policy";
-        if out.has(key) || (algorithm == Algorithm::MoIsmcts && playout_option) {
+        // Inference weighs the determinizations of SO-ISMCTS only.
+        let inference_option = key.starts_with("infer");
+        if out.has(key)
+            || (algorithm == Algorithm::MoIsmcts && playout_option)
+            || (algorithm != Algorithm::Ismcts && inference_option)
+        {
             continue;
         }
         out.set(key, value);
@@ -234,7 +240,8 @@ const OPT_PRESET: OptionDoc = OptionDoc {
     default: "none",
     help: "none | strong: the strongest measured settings per game as defaults (Bisca: \
            playout=nast,policy=ucb1,reward=pwl; other games: reward=mix:w=0.3, win first, then \
-           margin; docs/results.md); options given beside it override it",
+           margin; Sueca adds infer=1000,infer_model=learned,infer_eps=0.1; docs/results.md); \
+           options given beside it override it",
 };
 const OPT_REWARD: OptionDoc = OptionDoc {
     key: "reward",
@@ -279,6 +286,7 @@ pub const SEARCH_OPTIONS: &[OptionDoc] = &[
     OPT_LEAF_SOLVE,
     OPT_INFER,
     OPT_INFER_EPS,
+    OPT_INFER_MODEL,
     OPT_REUSE,
     OPT_TURN_SHARE,
 ];
@@ -769,6 +777,8 @@ mod tests {
                 "turn_share=1 is not a number between 0 and 1",
             ),
             ("ismcts:turn_share=most", "turn_share=most is not a number"),
+            ("ismcts:infer=10,infer_model=oracle", "infer_model=oracle"),
+            ("ismcts:infer_model=learned", "only with infer=N"),
         ] {
             let e = parse(text).unwrap_err();
             assert!(e.0.contains(needle), "{text}: {e}");

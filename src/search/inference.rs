@@ -33,13 +33,24 @@ use crate::game::{DealSampler, Game, HiddenInfo, MoveSet, Rng, Seat, Seen};
 use crate::limits;
 use crate::spec::{OptionDoc, Spec, SpecError};
 
-/// The `infer` and `infer_eps` options.
+/// The `infer`, `infer_eps` and `infer_model` options.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct InferenceConfig {
     /// Candidate deals drawn and weighted per decision (0: no inference).
     pub candidates: u32,
     /// The opponent model's probability of a uniformly random move.
     pub epsilon: f64,
+    /// How the others are assumed to choose their moves.
+    pub model: OpponentModelKind,
+}
+
+/// The opponent model inference weighs deals by (`infer_model=`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpponentModelKind {
+    /// The game's heuristic rule ([`Game::heuristic_moves`]), uniformly among its choices.
+    Rule,
+    /// The game's learned model ([`Game::opponent_model`], [`super::opponent_model`]).
+    Learned,
 }
 
 impl Default for InferenceConfig {
@@ -47,6 +58,7 @@ impl Default for InferenceConfig {
         InferenceConfig {
             candidates: 0,
             epsilon: InferenceConfig::DEFAULT_EPSILON,
+            model: OpponentModelKind::Rule,
         }
     }
 }
@@ -59,6 +71,13 @@ pub const OPT_INFER: OptionDoc = OptionDoc {
            plays under the game's heuristic rule, and search determinizations drawn from them \
            (0 off; games that can rewind a deal: sueca, hearts without passing); with \
            endgame=, the solver's deals count by the same likelihood",
+};
+/// The `infer_model` option.
+pub const OPT_INFER_MODEL: OptionDoc = OptionDoc {
+    key: "infer_model",
+    default: "rule",
+    help: "inference: how the others are assumed to play: rule (the game's heuristic rule) or \
+           learned (the game's model fitted to logged games, models/; sueca)",
 };
 /// The `infer_eps` option.
 pub const OPT_INFER_EPS: OptionDoc = OptionDoc {
@@ -95,9 +114,22 @@ impl InferenceConfig {
         if spec.has("infer_eps") && candidates == 0 {
             return Err(err("infer_eps applies only with infer=N".into()));
         }
+        let model = match spec.raw("infer_model").unwrap_or("rule") {
+            "rule" => OpponentModelKind::Rule,
+            "learned" => OpponentModelKind::Learned,
+            other => {
+                return Err(err(format!(
+                    "infer_model={other}: expected rule or learned"
+                )));
+            }
+        };
+        if spec.has("infer_model") && candidates == 0 {
+            return Err(err("infer_model applies only with infer=N".into()));
+        }
         Ok(InferenceConfig {
             candidates,
             epsilon,
+            model,
         })
     }
 
@@ -109,6 +141,9 @@ impl InferenceConfig {
         let mut parts = vec![format!("infer={}", self.candidates)];
         if self.epsilon != InferenceConfig::DEFAULT_EPSILON {
             parts.push(format!("infer_eps={}", self.epsilon));
+        }
+        if self.model == OpponentModelKind::Learned {
+            parts.push("infer_model=learned".into());
         }
         parts
     }
@@ -158,28 +193,41 @@ impl<G: Game> DealSampler<G> for Inferred<G> {
     }
 }
 
+/// The probability the opponent model of `config` gives the seat to move in `state` of
+/// playing `mv` (legal there): `(1 − ε)·model + ε/|legal|`, where the model is the heuristic
+/// rule (uniform among its choices) or the learned model. `None` when the game has no such
+/// model.
+pub fn move_probability<G: Game>(state: &G, mv: G::Move, config: &InferenceConfig) -> Option<f64> {
+    let legal = state.legal_moves();
+    let modelled = match config.model {
+        OpponentModelKind::Rule => {
+            let rule = state.heuristic_moves()?;
+            if rule.contains(mv) {
+                1.0 / rule.len() as f64
+            } else {
+                0.0
+            }
+        }
+        OpponentModelKind::Learned => G::opponent_model()?.probability(state, mv)?,
+    };
+    Some((1.0 - config.epsilon) * modelled + config.epsilon / legal.len() as f64)
+}
+
 /// The natural log of a deal's likelihood of the plays in `history` by the seats other than
 /// `observer`, under the opponent model; `None` when the deal cannot be replayed (no rewind, a
-/// move the observer did not see, or a rule that cannot list its choices).
+/// move the observer did not see, or no model of the kind asked for).
 pub fn log_likelihood<G: HiddenInfo>(
     deal: &G,
     observer: Seat,
     history: &[Seen<G::Move>],
-    epsilon: f64,
+    config: &InferenceConfig,
 ) -> Option<f64> {
     let mut state = deal.dealt()?;
     let mut log = 0.0;
     for &(seat, mv) in history {
         let mv = mv?;
         if seat != observer {
-            let legal = state.legal_moves();
-            let rule = state.heuristic_moves()?;
-            let ruled = if rule.contains(mv) {
-                (1.0 - epsilon) / rule.len() as f64
-            } else {
-                0.0
-            };
-            log += (ruled + epsilon / legal.len() as f64).ln();
+            log += move_probability(&state, mv, config)?.ln();
         }
         state.play(mv);
     }
@@ -193,9 +241,9 @@ pub fn likelihood<G: HiddenInfo>(
     deal: &G,
     observer: Seat,
     history: &[Seen<G::Move>],
-    epsilon: f64,
+    config: &InferenceConfig,
 ) -> f64 {
-    log_likelihood(deal, observer, history, epsilon).map_or(1.0, f64::exp)
+    log_likelihood(deal, observer, history, config).map_or(1.0, f64::exp)
 }
 
 /// The inferred sampler of one decision: `config.candidates` deals from `uniform`, weighted by
@@ -216,7 +264,7 @@ pub fn infer<G: HiddenInfo, S: DealSampler<G>>(
     let mut logs = Vec::with_capacity(n);
     for _ in 0..n {
         let deal = uniform.sample(rng);
-        logs.push(log_likelihood(&deal, observer, history, config.epsilon)?);
+        logs.push(log_likelihood(&deal, observer, history, config)?);
         candidates.push(deal);
     }
     // Weights relative to the best, so the largest is 1 and none overflows.

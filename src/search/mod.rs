@@ -18,6 +18,7 @@ pub mod ismcts;
 mod leaf;
 mod mo_ismcts;
 pub mod nast;
+pub mod opponent_model;
 mod parallel;
 pub mod pimc;
 pub mod reward;

@@ -306,6 +306,15 @@ fn bad_agent_specs_are_errors() {
             "{bad} was accepted"
         );
     }
+    // A learned opponent model where the game has none is named, not silently uniform.
+    let spec: Spec = "ismcts:infer=100,infer_model=learned".parse().unwrap();
+    let err = agents::build::<Tricks>(&spec)
+        .err()
+        .expect("tricks has no model");
+    assert!(
+        err.to_string().contains("no learned opponent model"),
+        "{err}"
+    );
 }
 
 // ---- Parallel modes -------------------------------------------------------------------------
@@ -604,6 +613,20 @@ fn the_strong_preset_is_chosen_per_game_and_yields_to_given_options() {
             sueca_or_hearts.contains("playout=random")
                 && sueca_or_hearts.contains("reward=mix:w=0.3"),
             "{sueca_or_hearts}"
+        );
+    }
+    // Sueca's SO-ISMCTS infers from the others' plays by its learned model; its PIMC and
+    // MO-ISMCTS, which cannot weigh determinizations, take the rest of the preset.
+    let sueca = settings(agent::<Sueca>("ismcts:preset=strong").spec());
+    assert!(
+        sueca.contains("infer=1000") && sueca.contains("infer_model=learned"),
+        "{sueca}"
+    );
+    for other in ["pimc:preset=strong", "mo-ismcts:preset=strong"] {
+        let spec = settings(agent::<Sueca>(other).spec());
+        assert!(
+            !spec.contains("infer") && spec.contains("reward=mix:w=0.3"),
+            "{other}: {spec}"
         );
     }
     // Options beside the preset win; MO-ISMCTS, which has no NAST, keeps the rest of Bisca's.

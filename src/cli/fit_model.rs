@@ -1,0 +1,193 @@
+//! `cardsearch fit-model`: fits a game's learned opponent model to the moves of logged games.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::game::MoveSet;
+use crate::games::{self, GameDef, GameVisitor};
+use crate::harness::log::{Logged, read_log};
+use crate::search::inference::{self, InferenceConfig};
+use crate::search::opponent_model::{self, Decision, FitSettings, OpponentModel};
+use crate::spec::Spec;
+
+/// Options of `cardsearch fit-model`.
+#[derive(Args, Debug, Clone)]
+#[command(
+    after_help = "Every move with a choice in the logs (forced moves tell nothing) becomes one \
+training decision: the features of each legal card, from the mover's own view, and the card \
+played. Every fifth deal (by deal index) is held out; the report compares the held-out moves' \
+mean log-likelihood under a uniform choice, the game's heuristic rule as inference mixes it, and \
+the fitted model. Games with a learned model: sueca."
+)]
+pub struct FitModelArgs {
+    /// The game (its name; the logs' own game specs are used to replay them).
+    #[arg(long)]
+    pub game: String,
+    /// Logs written by `cardsearch match --out` (or `tournament --out`) for that game.
+    #[arg(required = true)]
+    pub logs: Vec<PathBuf>,
+    /// Write the fitted parameters here (the format of `models/`).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// L2 penalty per parameter (the objective is the mean log-likelihood minus l2·Σθ²).
+    #[arg(long, default_value_t = FitSettings::default().l2)]
+    pub l2: f64,
+    /// Full-batch gradient steps.
+    #[arg(long, default_value_t = FitSettings::default().steps)]
+    pub steps: usize,
+}
+
+/// Runs `cardsearch fit-model`.
+pub fn run(args: &FitModelArgs) -> Result<(), String> {
+    if !(args.l2 >= 0.0 && args.l2.is_finite()) {
+        return Err(format!("--l2 {} must be 0 or more", args.l2));
+    }
+    if args.steps == 0 {
+        return Err("--steps must be at least 1".into());
+    }
+    let spec: Spec = args.game.parse().map_err(|e: crate::spec::SpecError| e.0)?;
+    let mut logged = Vec::new();
+    for path in &args.logs {
+        logged.extend(read_log(path).map_err(|e| e.to_string())?);
+    }
+    games::dispatch(
+        &spec,
+        Fit {
+            args,
+            logged: &logged,
+        },
+    )
+    .map_err(|e| e.0)?
+}
+
+struct Fit<'a> {
+    args: &'a FitModelArgs,
+    logged: &'a [Logged],
+}
+
+impl GameVisitor for Fit<'_> {
+    type Output = Result<(), String>;
+
+    fn visit<G: GameDef>(self, config: G::Config) -> Self::Output {
+        let params = G::model_params();
+        if params == 0 {
+            return Err(format!("{} has no learned opponent model", G::NAME));
+        }
+        let (mut train, mut held) = (Vec::new(), Vec::new());
+        // Inference's rule-based model at its default ε, for comparison.
+        let rule = InferenceConfig {
+            candidates: 1,
+            ..InferenceConfig::default()
+        };
+        let mut rule_log = (0.0, 0usize);
+        for l in self.logged {
+            let r = &l.record;
+            let game_name = r.game.split(':').next().unwrap_or("");
+            if game_name != G::NAME {
+                return Err(format!("{}: a {} game, not {}", l.origin, r.game, G::NAME));
+            }
+            let holdout = r.deal_index % 5 == 0;
+            let mut state = G::from_deal(&config, &r.deal)
+                .map_err(|e| format!("{}: the logged deal: {e}", l.origin))?;
+            for (i, m) in r.moves.iter().enumerate() {
+                let mv = state
+                    .parse_move(&m.mv)
+                    .ok()
+                    .filter(|&mv| !state.is_terminal() && state.legal_moves().contains(mv))
+                    .ok_or_else(|| format!("{}: ply {i}: '{}' does not replay", l.origin, m.mv))?;
+                if let Some(d) = Decision::at(&state, mv) {
+                    if holdout {
+                        held.push(d);
+                        if let Some(p) = inference::move_probability(&state, mv, &rule) {
+                            rule_log.0 += p.ln();
+                            rule_log.1 += 1;
+                        }
+                    } else {
+                        train.push(d);
+                    }
+                }
+                state.play(mv);
+            }
+        }
+        if train.is_empty() || held.is_empty() {
+            return Err(format!(
+                "too few moves with a choice: {} to fit, {} held out (every fifth deal is held \
+                 out; give logs of at least 5 deals)",
+                train.len(),
+                held.len()
+            ));
+        }
+        let settings = FitSettings {
+            l2: self.args.l2,
+            steps: self.args.steps,
+            ..FitSettings::default()
+        };
+        eprintln!(
+            "fitting {} parameters to {} decisions ({} held out), {} steps ...",
+            params,
+            train.len(),
+            held.len(),
+            settings.steps
+        );
+        let fitted = opponent_model::fit(&train, params, settings);
+        if let Some(p) = fitted.iter().find(|p| p.abs() > opponent_model::MAX_PARAM) {
+            return Err(format!(
+                "a fitted parameter is {p}, beyond ±{}: fit again with a larger --l2",
+                opponent_model::MAX_PARAM
+            ));
+        }
+        let uniform = vec![0.0; params];
+        let report = [
+            (
+                "uniform",
+                opponent_model::mean_log_likelihood(&uniform, &held, 0.0),
+            ),
+            (
+                "heuristic rule, eps 0.5 (infer_model=rule)",
+                rule_log.0 / rule_log.1.max(1) as f64,
+            ),
+            (
+                "fitted, training moves",
+                opponent_model::mean_log_likelihood(&fitted, &train, 0.0),
+            ),
+            (
+                "fitted",
+                opponent_model::mean_log_likelihood(&fitted, &held, 0.0),
+            ),
+            (
+                "fitted, eps 0.1",
+                opponent_model::mean_log_likelihood(&fitted, &held, 0.1),
+            ),
+        ];
+        let mut text = format!(
+            "{} opponent model: {} parameters fitted to {} decisions of {} logged games\n\
+             (l2 {}, {} steps); held out: {} decisions (deals with index divisible by 5).\n\
+             Mean log-likelihood of a held-out move (natural log; higher is better):\n",
+            G::NAME,
+            params,
+            train.len(),
+            self.logged.len(),
+            settings.l2,
+            settings.steps,
+            held.len()
+        );
+        for (name, ll) in report {
+            text.push_str(&format!("  {ll:>8.4}  {name}\n"));
+        }
+        print!("{text}");
+        if let Some(out) = &self.args.out {
+            let header = format!(
+                "{text}Written by `cardsearch fit-model --game {} --l2 {} --steps {} LOGS`.",
+                G::NAME,
+                settings.l2,
+                settings.steps
+            );
+            let model = OpponentModel::from_params(fitted);
+            std::fs::write(out, model.to_text(&header))
+                .map_err(|e| format!("{}: {e}", out.display()))?;
+            println!("wrote {}", out.display());
+        }
+        Ok(())
+    }
+}
