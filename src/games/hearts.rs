@@ -76,10 +76,12 @@
 
 use std::fmt;
 use std::hint::select_unpredictable;
+use std::sync::OnceLock;
 
 use crate::cards::{Card, CardList, CardSet, Rank, Suit};
 use crate::deal::MAX_HOLDERS;
 use crate::game::{DealError, Draws, Game, HiddenInfo, Rng, Seat, possible_cards};
+use crate::search::opponent_model::{ModelFeatures, OpponentModel};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 use super::GameDef;
@@ -713,12 +715,101 @@ impl Game for Hearts {
         Some(self.rule_cards())
     }
 
+    fn model_features(&self, card: Card) -> Option<ModelFeatures> {
+        // Passes are not modelled: inference replays only deals without passing.
+        (self.passes_left == 0).then(|| self.card_features(card))
+    }
+
+    fn opponent_model() -> Option<&'static OpponentModel> {
+        static MODEL: OnceLock<OpponentModel> = OnceLock::new();
+        Some(MODEL.get_or_init(|| {
+            // Embedded at build time and checked by a test, so a failure here is a broken build.
+            OpponentModel::parse(
+                include_str!("../../models/hearts-opponent.txt"),
+                MODEL_PARAMS,
+            )
+            .expect("models/hearts-opponent.txt")
+        }))
+    }
+
+    fn model_params() -> usize {
+        MODEL_PARAMS
+    }
+
     fn parse_move(&self, text: &str) -> Result<Card, String> {
         text.parse().map_err(|e| format!("{e}"))
     }
 }
 
+/// Parameters of the learned opponent model's feature tables ([`Hearts::card_features`]).
+pub const MODEL_PARAMS: usize = 256 + 256 + 96 + 128;
+
 impl Hearts {
+    /// How the learned opponent model reads `card`, one of the mover's legal cards in play (not
+    /// passing), from the mover's own view: its hand, the trick and the cards played. Four
+    /// tables, each a cross of discrete features:
+    /// 1. the place in the trick (0 leads), void in the led suit, whether the card would take
+    ///    the trick so far, its kind (a plain card, a heart, Q♠, or K♠/A♠), its rank in four
+    ///    bands (2-5, 6-9, 10-J, Q-A);
+    /// 2. the place, void, the card's rank among the hand's cards of its suit (lowest,
+    ///    highest, between, only), whether it is its suit's master (no higher card of the suit
+    ///    left outside the hand), its kind;
+    /// 3. the place, taking the trick, the penalty points already in it (none, hearts only,
+    ///    Q♠), its kind;
+    /// 4. leading or not, its kind, the hand's length in its suit, its rank band.
+    fn card_features(&self, card: Card) -> ModelFeatures {
+        let hand = self.hands[self.to_move as usize];
+        let gone = self.played[0] | self.played[1] | self.played[2] | self.played[3];
+        let place = self.in_trick as usize;
+        let following = self.trick & self.lead_suit;
+        let void = (place > 0 && (hand & self.lead_suit).is_empty()) as usize;
+        // Rank order is index order within a suit's lane: the trick's best is its highest
+        // card of the led suit, and a card takes the trick when it is above that.
+        let takes = match following.0.checked_ilog2() {
+            Some(best) => {
+                (self.lead_suit.contains(card) && u32::from(card.index()) > best) as usize
+            }
+            None => 0,
+        };
+        let kind = if card == QUEEN_OF_SPADES {
+            2
+        } else if card.suit() == Suit::Hearts {
+            1
+        } else if card.suit() == Suit::Spades && card.rank() > Rank::Queen {
+            3
+        } else {
+            0
+        };
+        let band = match card.rank().index() {
+            0..=3 => 0,
+            4..=7 => 1,
+            8..=9 => 2,
+            _ => 3,
+        };
+        let lane = CardSet::suit(card.suit());
+        let above = lane.0 & !((2u64 << card.index()) - 1);
+        let suit = hand & lane;
+        let rank_in_hand = match (suit.0 & !above & !card.set().0 != 0, suit.0 & above != 0) {
+            (false, false) => 3,
+            (false, true) => 0,
+            (true, false) => 1,
+            (true, true) => 2,
+        };
+        let master = (above & !gone.0 & !hand.0 == 0) as usize;
+        let in_trick = match points_in(self.trick) {
+            0 => 0,
+            1..=12 => 1,
+            _ => 2,
+        };
+        let length = suit.len().clamp(1, 4) - 1;
+        let leading = (place == 0) as usize;
+        let t1 = (((place * 2 + void) * 2 + takes) * 4 + kind) * 4 + band;
+        let t2 = 256 + (((place * 2 + void) * 4 + rank_in_hand) * 2 + master) * 4 + kind;
+        let t3 = 512 + ((place * 2 + takes) * 3 + in_trick) * 4 + kind;
+        let t4 = 608 + ((leading * 4 + kind) * 4 + length) * 4 + band;
+        [t1 as u16, t2 as u16, t3 as u16, t4 as u16]
+    }
+
     /// The cards the heuristic rule chooses among: pass the highest cards (Q♠ and the spades above it first); lead the lowest card;
     /// following suit, play the highest card that loses the trick, or if none does, the highest
     /// when this card closes the trick (Q♠ kept back if another will do) and the lowest
@@ -1104,6 +1195,39 @@ mod tests {
 
     fn deal_passing(pass: Pass, text: &str) -> Hearts {
         Hearts::from_deal(&HeartsConfig { pass }, text).unwrap()
+    }
+
+    /// The learned model's features, decoded from their table indices: (takes the trick,
+    /// kind, rank band) from table 1 and (rank in hand, master) from table 2.
+    fn decoded(g: &Hearts, c: &str) -> (usize, usize, usize, usize, usize) {
+        let [t1, t2, ..] = g.model_features(card(c)).unwrap().map(usize::from);
+        let t2 = t2 - 256;
+        (t1 / 16 % 2, t1 / 4 % 4, t1 % 4, t2 / 8 % 4, t2 / 4 % 2)
+    }
+
+    #[test]
+    fn model_features_read_the_trick_and_the_hand() {
+        let mut g = deal(
+            "4C 6C 7C 9C JC 7D AD 5H KH AH 5S TS AS | 8C QC KC 3D 4D TD JD 2H 7H 9H TH 4S QS | \
+             3C AC 5D KD 4H 6H 8H JH 2S 6S 8S JS KS | 2C 5C TC 2D 6D 8D 9D QD 3H QH 3S 7S 9S",
+        );
+        play_all(&mut g, "2C 9C QC AC 5D");
+        // Seat 3 follows the 5♦: its 2♦ ducks (lowest), its 6♦ and Q♦ take it; K♦ and A♦ are
+        // still out, so Q♦ is not the master.
+        assert_eq!(decoded(&g, "2D"), (0, 0, 0, 0, 0));
+        assert_eq!(decoded(&g, "6D"), (1, 0, 1, 2, 0));
+        assert_eq!(decoded(&g, "QD"), (1, 0, 3, 1, 0));
+        play_all(&mut g, "9D");
+        // Seat 0 under the 9♦: 7♦ ducks, A♦ takes and is the suit's master.
+        assert_eq!(decoded(&g, "7D"), (0, 0, 1, 0, 0));
+        assert_eq!(decoded(&g, "AD"), (1, 0, 3, 1, 1));
+        // Passing is not modelled.
+        let passing = deal_passing(
+            Pass::Left,
+            "4C 6C 7C 9C JC 7D AD 5H KH AH 5S TS AS | 8C QC KC 3D 4D TD JD 2H 7H 9H TH 4S QS | \
+             3C AC 5D KD 4H 6H 8H JH 2S 6S 8S JS KS | 2C 5C TC 2D 6D 8D 9D QD 3H QH 3S 7S 9S",
+        );
+        assert!(passing.model_features(card("AS")).is_none());
     }
 
     fn play_all(g: &mut Hearts, moves: &str) {

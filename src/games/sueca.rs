@@ -678,6 +678,35 @@ mod tests {
         Sueca::from_deal(&config(), text).unwrap()
     }
 
+    /// The learned model's features, decoded from their table indices: (takes the trick,
+    /// trump, card-point band) from table 1 and (rank in hand, master) from table 2.
+    fn decoded(g: &Sueca, card: &str) -> (usize, usize, usize, usize, usize) {
+        let [t1, t2, ..] = g.model_features(c(card)).unwrap().map(usize::from);
+        let t2 = t2 - 192;
+        (t1 / 8 % 2, t1 / 4 % 2, t1 % 4, t2 / 4 % 4, t2 / 2 % 2)
+    }
+
+    #[test]
+    fn model_features_read_the_trick_and_the_hand() {
+        let mut g = deal(
+            "dealer=3 trump=3H | 5C 6C JC QC AD 4H KH AH 4S AS | 4C 7C AC 5D JD 2H 6H JH JS KS | \
+             KC 2D 3D 4D KD 7H QH 3S 5S QS | 2C 3C 6D 7D QD 3H 5H 2S 6S 7S",
+        );
+        play_all(&mut g, "6C");
+        // Seat 1 follows the 6♣: its 4♣ loses (lowest, no points), the 7♣ takes it (10
+        // points, between, and master, since only its own A♣ is stronger), the A♣ takes it
+        // (11 points, highest, master).
+        assert_eq!(decoded(&g, "4C"), (0, 0, 0, 0, 0));
+        assert_eq!(decoded(&g, "7C"), (1, 0, 2, 2, 1));
+        assert_eq!(decoded(&g, "AC"), (1, 0, 3, 1, 1));
+        // K♣ takes the first trick, J♠ the second; seat 1 then leads the 7♣ to seat 2, which
+        // has no club left: any trump takes the trick. Its 7♥ is its highest trump, but the
+        // A♥ is still out.
+        play_all(&mut g, "4C KC 2C 3S 2S 4S JS 7C");
+        assert_eq!(decoded(&g, "7H"), (1, 1, 2, 1, 0));
+        assert_eq!(decoded(&g, "2D"), (0, 0, 0, 0, 0));
+    }
+
     fn play_all(g: &mut Sueca, cards: &str) {
         for card in cards.split_whitespace() {
             let card = c(card);

@@ -77,7 +77,7 @@ pub const OPT_INFER_MODEL: OptionDoc = OptionDoc {
     key: "infer_model",
     default: "rule",
     help: "inference: how the others are assumed to play: rule (the game's heuristic rule) or \
-           learned (the game's model fitted to logged games, models/; sueca)",
+           learned (the game's model fitted to logged games, models/; sueca, hearts)",
 };
 /// The `infer_eps` option.
 pub const OPT_INFER_EPS: OptionDoc = OptionDoc {

@@ -259,21 +259,26 @@ fn played_by_ismcts(
     (state, history)
 }
 
-#[test]
-fn the_learned_model_reads_only_what_the_mover_knows() {
-    // Two deals that agree on the mover's hand and on every card played give every legal move
-    // the same features: the model cannot see the others' hands.
+/// Two deals that agree on the mover's hand and on every card played give every legal move of
+/// `G` the same features: the model cannot see the others' hands.
+fn reads_only_the_movers_view<G: GameDef + HiddenInfo>(game: &str, length: usize) {
     let mut compared = 0;
     for seed in 0..30 {
-        let (truth, _) = played(3000 + seed, (seed as usize * 5) % 36, false);
+        let (truth, _) = played_game::<G>(game, 3000 + seed, (seed as usize * 5) % length, false);
         let mover = truth.current_seat();
         let sampler = truth.info_set(mover).sampler().unwrap();
         let mut rng = rng_from_seed(seed);
         let other = sampler.sample(&mut rng);
         for mv in truth.legal_moves().to_vec() {
-            let f = truth.model_features(mv).expect("sueca has a learned model");
-            assert_eq!(other.model_features(mv), Some(f), "seed {seed}, {mv}");
-            assert!(f.iter().all(|&i| (i as usize) < Sueca::model_params()));
+            let f = truth
+                .model_features(mv)
+                .expect("the game has a learned model");
+            assert_eq!(
+                other.model_features(mv),
+                Some(f),
+                "{game} seed {seed}, {mv}"
+            );
+            assert!(f.iter().all(|&i| (i as usize) < G::model_params()));
             compared += 1;
         }
     }
@@ -281,14 +286,25 @@ fn the_learned_model_reads_only_what_the_mover_knows() {
 }
 
 #[test]
-fn the_shipped_sueca_model_parses_and_is_not_uniform() {
-    let model = Sueca::opponent_model().expect("sueca ships a model");
-    assert_eq!(model.params().len(), Sueca::model_params());
-    assert!(
-        model.params().iter().any(|&p| p.abs() > 0.1),
-        "a fitted model"
-    );
-    assert!(Hearts::opponent_model().is_none());
+fn the_learned_model_reads_only_what_the_mover_knows() {
+    reads_only_the_movers_view::<Sueca>("sueca", 36);
+    reads_only_the_movers_view::<Hearts>("hearts", 48);
+}
+
+#[test]
+fn the_shipped_models_parse_and_are_fitted() {
+    for (model, params) in [
+        (Sueca::opponent_model(), Sueca::model_params()),
+        (Hearts::opponent_model(), Hearts::model_params()),
+    ] {
+        let model = model.expect("the game ships a model");
+        assert_eq!(model.params().len(), params);
+        assert!(
+            model.params().iter().any(|&p| p.abs() > 0.1),
+            "a fitted model"
+        );
+    }
+    assert!(cardsearch::games::Tricks::opponent_model().is_none());
 }
 
 #[test]
