@@ -18,7 +18,7 @@ use crate::spec::Spec;
 training decision: the features of each legal card, from the mover's own view, and the card \
 played. Every fifth deal (by deal index) is held out; the report compares the held-out moves' \
 mean log-likelihood under a uniform choice, the game's heuristic rule as inference mixes it, and \
-the fitted model. Games with a learned model: sueca."
+the fitted model. Games with a learned model: sueca, hearts."
 )]
 pub struct FitModelArgs {
     /// The game (its name; the logs' own game specs are used to replay them).
