@@ -787,15 +787,11 @@ impl Hearts {
             _ => 3,
         };
         let lane = CardSet::suit(card.suit());
-        let above = lane.0 & !((2u64 << card.index()) - 1);
+        // Rank order is index order: the stronger cards are the lane's bits above the card.
+        let above = CardSet(lane.0 & !((2u64 << card.index()) - 1));
         let suit = hand & lane;
-        let rank_in_hand = match (suit.0 & !above & !card.set().0 != 0, suit.0 & above != 0) {
-            (false, false) => 3,
-            (false, true) => 0,
-            (true, false) => 1,
-            (true, true) => 2,
-        };
-        let master = (above & !gone.0 & !hand.0 == 0) as usize;
+        let (rank_in_hand, master) =
+            crate::search::opponent_model::rank_and_master(card.set(), suit, hand, above, gone);
         let in_trick = match points_in(self.trick) {
             0 => 0,
             1..=12 => 1,

@@ -287,16 +287,13 @@ pub fn model_features(
         _ => 3,
     };
     let suit = CardSet(hand.0 & suit_mask(card).0);
-    let above = stronger_than(card).0;
-    let stronger = suit.0 & above != 0;
-    let weaker = suit.0 & !above & !card.set().0 != 0;
-    let rank_in_hand = match (weaker, stronger) {
-        (false, false) => 3,
-        (false, true) => 0,
-        (true, false) => 1,
-        (true, true) => 2,
-    };
-    let master = (above & !gone.0 & !hand.0 == 0) as usize;
+    let (rank_in_hand, master) = crate::search::opponent_model::rank_and_master(
+        card.set(),
+        suit,
+        hand,
+        stronger_than(card),
+        gone,
+    );
     let in_trick = match trick.map_or(0, |t| t.points) {
         0 => 0,
         1..=9 => 1,

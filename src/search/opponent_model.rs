@@ -14,6 +14,7 @@
 //! scores a play in every candidate deal, and only the mover's hypothesised hand changes the
 //! probability.
 
+use crate::cards::CardSet;
 use crate::game::{Game, MoveSet};
 
 /// Feature tables a move is read through; unused ones repeat index 0 of a table whose
@@ -26,6 +27,29 @@ pub const MAX_PARAM: f64 = 50.0;
 
 /// One legal move as the model reads it: an index into the parameters per feature table.
 pub type ModelFeatures = [u16; MODEL_TABLES];
+
+/// Two features every trick game's tables use, for `card` of the mover's `hand`, given
+/// `suit` (the hand's cards of the card's suit), `stronger` (the pack's cards of that suit
+/// that beat it) and the cards `gone` from play: its rank among `suit` (0 lowest, 1 highest,
+/// 2 between, 3 the only one) and whether it is the suit's master (1: no stronger card is left
+/// outside the hand).
+pub fn rank_and_master(
+    card: CardSet,
+    suit: CardSet,
+    hand: CardSet,
+    stronger: CardSet,
+    gone: CardSet,
+) -> (usize, usize) {
+    let others = suit.0 & !card.0;
+    let rank = match (others & !stronger.0 != 0, others & stronger.0 != 0) {
+        (false, false) => 3,
+        (false, true) => 0,
+        (true, false) => 1,
+        (true, true) => 2,
+    };
+    let master = (stronger.0 & !gone.0 & !hand.0 == 0) as usize;
+    (rank, master)
+}
 
 /// The fitted parameters of one game's model.
 #[derive(Clone, Debug, PartialEq)]
