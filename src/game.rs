@@ -435,9 +435,8 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         let _ = mv;
         None
     }
-    /// The game's learned opponent model (`models/`, fitted by `cardsearch fit-model`) and
-    /// the number of parameters its features index; `None` (the default) where the game has
-    /// none.
+    /// The game's learned opponent model (`models/`, fitted by `cardsearch fit-model`);
+    /// `None` (the default) where the game has none.
     fn opponent_model() -> Option<&'static crate::search::opponent_model::OpponentModel>
     where
         Self: Sized,

@@ -137,28 +137,20 @@ impl GameVisitor for Fit<'_> {
                 opponent_model::MAX_PARAM
             ));
         }
-        let uniform = vec![0.0; params];
+        let uniform = OpponentModel::uniform(params);
+        let model = OpponentModel::from_params(fitted);
         let report = [
-            (
-                "uniform",
-                opponent_model::mean_log_likelihood(&uniform, &held, 0.0),
-            ),
+            ("uniform", uniform.mean_log_likelihood(&held, 0.0)),
             (
                 "heuristic rule, eps 0.5 (infer_model=rule)",
                 rule_log.0 / rule_log.1.max(1) as f64,
             ),
             (
                 "fitted, training moves",
-                opponent_model::mean_log_likelihood(&fitted, &train, 0.0),
+                model.mean_log_likelihood(&train, 0.0),
             ),
-            (
-                "fitted",
-                opponent_model::mean_log_likelihood(&fitted, &held, 0.0),
-            ),
-            (
-                "fitted, eps 0.1",
-                opponent_model::mean_log_likelihood(&fitted, &held, 0.1),
-            ),
+            ("fitted", model.mean_log_likelihood(&held, 0.0)),
+            ("fitted, eps 0.1", model.mean_log_likelihood(&held, 0.1)),
         ];
         let mut text = format!(
             "{} opponent model: {} parameters fitted to {} decisions of {} logged games\n\
@@ -183,7 +175,6 @@ impl GameVisitor for Fit<'_> {
                 settings.l2,
                 settings.steps
             );
-            let model = OpponentModel::from_params(fitted);
             std::fs::write(out, model.to_text(&header))
                 .map_err(|e| format!("{}: {e}", out.display()))?;
             println!("wrote {}", out.display());

@@ -108,10 +108,23 @@ impl OpponentModel {
         &self.params
     }
 
-    /// A move's score: the sum of its features' parameters.
+    /// A move's softmax weight: `exp` of the sum of its features' parameters, as the product
+    /// of their stored factors.
     #[inline]
-    pub fn score(&self, f: &ModelFeatures) -> f64 {
-        f.iter().map(|&i| self.params[i as usize]).sum()
+    fn weight(&self, f: &ModelFeatures) -> f64 {
+        f.iter().map(|&i| self.factors[i as usize]).product()
+    }
+
+    /// The mean log-likelihood (natural log) this model gives a move of `decisions`, mixed with
+    /// a uniformly random move with probability `epsilon` as inference mixes it.
+    pub fn mean_log_likelihood(&self, decisions: &[Decision], epsilon: f64) -> f64 {
+        let mut sum = 0.0;
+        for d in decisions {
+            let total: f64 = d.options.iter().map(|f| self.weight(f)).sum();
+            let p = self.weight(&d.options[d.chosen]) / total;
+            sum += ((1.0 - epsilon) * p + epsilon / d.options.len() as f64).ln();
+        }
+        sum / decisions.len().max(1) as f64
     }
 
     /// The model's probability that the seat to move in `state` plays `mv` (legal there);
@@ -121,8 +134,7 @@ impl OpponentModel {
         let legal = state.legal_moves();
         for k in 0..legal.len() {
             let m = legal.nth(k);
-            let f = state.model_features(m)?;
-            let w: f64 = f.iter().map(|&i| self.factors[i as usize]).product();
+            let w = self.weight(&state.model_features(m)?);
             total += w;
             if m == mv {
                 played = w;
@@ -179,21 +191,6 @@ impl Decision {
             chosen: chosen?,
         })
     }
-}
-
-/// The mean log-likelihood (natural log) a move of `decisions` gets from `params`, mixed with
-/// a uniformly random move with probability `epsilon` as inference mixes it.
-pub fn mean_log_likelihood(params: &[f64], decisions: &[Decision], epsilon: f64) -> f64 {
-    let model = OpponentModel::from_params(params.to_vec());
-    let mut sum = 0.0;
-    for d in decisions {
-        let scores: Vec<f64> = d.options.iter().map(|f| model.score(f)).collect();
-        let top = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let total: f64 = scores.iter().map(|s| (s - top).exp()).sum();
-        let p = (scores[d.chosen] - top).exp() / total;
-        sum += ((1.0 - epsilon) * p + epsilon / d.options.len() as f64).ln();
-    }
-    sum / decisions.len().max(1) as f64
 }
 
 /// Settings of [`fit`].
@@ -292,7 +289,7 @@ mod tests {
         );
         let gap = 4.0 * (params[1] - params[0]);
         assert!((gap - 3f64.ln()).abs() < 1e-3, "gap {gap}");
-        let ll = mean_log_likelihood(&params, &two_way(300, 400), 0.0);
+        let ll = OpponentModel::from_params(params).mean_log_likelihood(&two_way(300, 400), 0.0);
         let best = 0.75f64 * 0.75f64.ln() + 0.25 * 0.25f64.ln();
         assert!((ll - best).abs() < 1e-6, "{ll} vs {best}");
     }
@@ -313,7 +310,7 @@ mod tests {
 
     #[test]
     fn a_uniform_model_gives_every_move_the_same_log_likelihood() {
-        let ll = mean_log_likelihood(&[0.0; 2], &two_way(1, 10), 0.3);
+        let ll = OpponentModel::uniform(2).mean_log_likelihood(&two_way(1, 10), 0.3);
         assert!((ll - 0.5f64.ln()).abs() < 1e-12);
     }
 
