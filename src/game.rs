@@ -384,6 +384,13 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn margin(&self, seat: Seat) -> f64 {
         2.0 * self.reward(seat) - 1.0
     }
+    /// The share of the other sides `seat` finished ahead of at a terminal state, a tie with
+    /// one counting half: in a game of several players, how far up the table the seat
+    /// finished, which a first-or-nothing [`Game::reward`] does not tell. The default, for
+    /// games of two sides (two players or two teams), is [`Game::reward`] itself.
+    fn placing(&self, seat: Seat) -> f64 {
+        self.reward(seat)
+    }
     /// The game's match units for `seat` at a terminal state, if it has them (Sueca and Bisca:
     /// ±1, ±2 or ±4, the thesis's "scores difference" scale).
     fn match_units(&self, _seat: Seat) -> Option<f64> {

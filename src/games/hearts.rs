@@ -676,6 +676,17 @@ impl Game for Hearts {
         self.final_scores()[seat] as f64
     }
 
+    /// The share of the other three seats that took more penalty points than `seat`, an
+    /// equal count counting half.
+    fn placing(&self, seat: Seat) -> f64 {
+        let scores = self.final_scores();
+        let beaten: u32 = (0..SEATS)
+            .filter(|&s| s != seat)
+            .map(|s| 2 * (scores[s] > scores[seat]) as u32 + (scores[s] == scores[seat]) as u32)
+            .sum();
+        beaten as f64 / (2 * (SEATS - 1)) as f64
+    }
+
     /// The others' mean penalty points minus the seat's, over the 26 a deal holds.
     fn margin(&self, seat: Seat) -> f64 {
         let scores = self.final_scores();
@@ -1446,6 +1457,20 @@ mod tests {
         g.points = [0, 26, 0, 0];
         assert_eq!(g.final_scores(), [26, 0, 26, 26]);
         assert_eq!(g.reward(1), 1.0);
+    }
+
+    #[test]
+    fn placing_counts_the_seats_beaten_and_half_the_ties() {
+        let mut g = deal(SUIT_PER_SEAT);
+        g.tricks = TRICKS as u8;
+        let placings = |g: &Hearts| (0..4).map(|s| g.placing(s)).collect::<Vec<_>>();
+        g.points = [2, 2, 2, 20];
+        assert_eq!(placings(&g), [4.0 / 6.0, 4.0 / 6.0, 4.0 / 6.0, 0.0]);
+        g.points = [5, 0, 13, 8];
+        assert_eq!(placings(&g), [2.0 / 3.0, 1.0, 0.0, 1.0 / 3.0]);
+        // A moon: the shooter beats all three, the others tie with each other at 26.
+        g.points = [0, 26, 0, 0];
+        assert_eq!(placings(&g), [2.0 / 6.0, 1.0, 2.0 / 6.0, 2.0 / 6.0]);
     }
 
     fn pass_all(g: &mut Hearts, picks: [&str; 4]) {

@@ -247,7 +247,8 @@ const OPT_REWARD: OptionDoc = OptionDoc {
     key: "reward",
     default: "pwl",
     help: "pwl (win 1, tie 0.5, loss 0) | wl (1, 0, -1) | sd (match units, else point margin, \
-           as 0..1) | mix:w=W ((1-W)*pwl + W*margin as 0..1)",
+           as 0..1) | mix:w=W ((1-W)*pwl + W*margin as 0..1) | rank (share of the other \
+           sides finished ahead of; pwl in games of two sides)",
 };
 
 const OPT_REUSE: OptionDoc = OptionDoc {

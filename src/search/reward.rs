@@ -33,18 +33,24 @@ pub enum RewardFn {
         /// Weight of the score margin, 0…1.
         weight: f64,
     },
+    /// `rank`: the share of the other sides finished ahead of, ties half ([`Game::placing`]):
+    /// `pwl` itself where there are two sides; in Hearts, how many of the three others took
+    /// more points, a denser signal than first place alone and, unlike the margin, one that
+    /// never prefers a worse place for a better count.
+    Rank,
 }
 
 impl RewardFn {
     /// The names `reward=` accepts, for help texts.
-    pub const NAMES: &'static str = "pwl, wl, sd or mix:w=W (0 <= W <= 1)";
+    pub const NAMES: &'static str = "pwl, wl, sd, rank or mix:w=W (0 <= W <= 1)";
 
-    /// Parses `pwl`, `wl`, `sd` or `mix:w=W`.
+    /// Parses `pwl`, `wl`, `sd`, `rank` or `mix:w=W`.
     pub fn parse(text: &str) -> Result<RewardFn, String> {
         match text {
             "pwl" => Ok(RewardFn::PositiveWinLoss),
             "wl" => Ok(RewardFn::WinLoss),
             "sd" => Ok(RewardFn::ScoreDifference),
+            "rank" => Ok(RewardFn::Rank),
             _ => {
                 let weight = text
                     .strip_prefix("mix:w=")
@@ -84,6 +90,7 @@ impl RewardFn {
             RewardFn::Mix { weight } => {
                 (1.0 - weight) * state.reward(seat) + weight * unit(state.margin(seat))
             }
+            RewardFn::Rank => state.placing(seat),
         }
     }
 
@@ -105,6 +112,7 @@ impl fmt::Display for RewardFn {
             RewardFn::WinLoss => f.write_str("wl"),
             RewardFn::ScoreDifference => f.write_str("sd"),
             RewardFn::Mix { weight } => write!(f, "mix:w={weight}"),
+            RewardFn::Rank => f.write_str("rank"),
         }
     }
 }
@@ -117,7 +125,7 @@ mod tests {
 
     #[test]
     fn names_round_trip_and_bad_ones_are_named() {
-        for text in ["pwl", "wl", "sd", "mix:w=0.25"] {
+        for text in ["pwl", "wl", "sd", "rank", "mix:w=0.25"] {
             assert_eq!(RewardFn::parse(text).unwrap().to_string(), text);
         }
         for (text, needle) in [
@@ -145,6 +153,11 @@ mod tests {
             for seat in 0..4 {
                 let pwl = RewardFn::PositiveWinLoss.reward(&g, seat);
                 assert_eq!(RewardFn::WinLoss.reward(&g, seat), 2.0 * pwl - 1.0);
+                assert_eq!(
+                    RewardFn::Rank.reward(&g, seat),
+                    pwl,
+                    "two sides: rank is pwl"
+                );
                 for f in [RewardFn::ScoreDifference, mix] {
                     let r = f.reward(&g, seat);
                     assert!((0.0..=1.0).contains(&r), "{f} {r}");
@@ -159,7 +172,16 @@ mod tests {
             for seat in 0..4 {
                 let r = RewardFn::ScoreDifference.reward(&h, seat);
                 assert!((0.0..=1.0).contains(&r), "hearts sd {r}");
+                // A seat sharing first place beat every other seat or tied with it.
+                let rank = RewardFn::Rank.reward(&h, seat);
+                assert!((0.0..=1.0).contains(&rank), "hearts rank {rank}");
+                if h.reward(seat) > 0.0 {
+                    assert!(rank >= 0.5, "a winner placed {rank}");
+                }
             }
+            // Each of the six pairs of seats hands out one beaten seat (halves on a tie), in thirds.
+            let total: f64 = (0..4).map(|s| RewardFn::Rank.reward(&h, s)).sum();
+            assert!((total - 2.0).abs() < 1e-12, "placings sum to {total}");
         }
         for a in &mixed {
             for b in &mixed {
