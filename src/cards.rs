@@ -239,6 +239,8 @@ pub struct CardSet(pub u64);
 
 /// The bits of a lane that are real ranks.
 const LANE: u64 = 0x1FFF;
+/// The lowest bit of every lane: one rank in all four suits, shifted by the rank.
+const RANK_COLUMN: u64 = 1 | 1 << 16 | 1 << 32 | 1 << 48;
 
 impl CardSet {
     /// No cards.
@@ -366,6 +368,32 @@ impl CardSet {
     pub fn random<R: rand::Rng + ?Sized>(self, rng: &mut R) -> Card {
         debug_assert!(!self.is_empty());
         self.nth(random_below(rng, self.len() as u32) as usize)
+    }
+
+    /// The members of the lowest rank present, in every suit that holds it (empty for an empty
+    /// set): the four lanes folded into one, so one bit scan instead of a loop over the cards.
+    #[inline]
+    pub fn lowest_rank(self) -> CardSet {
+        match self.ranks_present() {
+            0 => CardSet::EMPTY,
+            ranks => CardSet(self.0 & RANK_COLUMN << ranks.trailing_zeros()),
+        }
+    }
+
+    /// The members of the highest rank present, in every suit that holds it (empty for an
+    /// empty set).
+    #[inline]
+    pub fn highest_rank(self) -> CardSet {
+        match self.ranks_present().checked_ilog2() {
+            None => CardSet::EMPTY,
+            Some(top) => CardSet(self.0 & RANK_COLUMN << top),
+        }
+    }
+
+    /// One bit per rank held in any suit, in lane order.
+    #[inline]
+    fn ranks_present(self) -> u64 {
+        (self.0 | self.0 >> 16 | self.0 >> 32 | self.0 >> 48) & LANE
     }
 
     /// The members with the smallest `key` (empty for an empty set).
@@ -771,6 +799,26 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn lowest_and_highest_rank_are_the_rank_extremes_in_every_suit() {
+        let mut rng = crate::game::rng_from_seed(12);
+        assert_eq!(CardSet::EMPTY.lowest_rank(), CardSet::EMPTY);
+        assert_eq!(CardSet::EMPTY.highest_rank(), CardSet::EMPTY);
+        for size in 0..2000 {
+            let set = CardSet::FULL.random_subset(1 + size % 20, &mut rng);
+            let rank = |c: Card| c.rank().index() as u32;
+            assert_eq!(set.lowest_rank(), set.min_set_by_key(rank), "{set}");
+            assert_eq!(
+                set.highest_rank(),
+                set.min_set_by_key(|c| 12 - rank(c)),
+                "{set}"
+            );
+        }
+        let hand: CardSet = "3C 3S 9H AH AD 5D".parse().unwrap();
+        assert_eq!(hand.lowest_rank().to_string(), "3C 3S");
+        assert_eq!(hand.highest_rank().to_string(), "AD AH");
     }
 
     #[test]

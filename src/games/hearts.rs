@@ -817,14 +817,14 @@ impl Hearts {
         [t1 as u16, t2 as u16, t3 as u16, t4 as u16]
     }
 
-    /// The cards the heuristic rule chooses among: pass the highest cards (Q♠ and the spades above it first); lead the lowest card;
-    /// following suit, play the highest card that loses the trick, or if none does, the highest
-    /// when this card closes the trick (Q♠ kept back if another will do) and the lowest
-    /// otherwise; unable to follow, discard Q♠, then the highest heart, then the highest card.
+    /// The cards the heuristic rule chooses among: pass the highest cards (Q♠ and the spades
+    /// above it first); lead the lowest card (of any suit); following suit, play the highest
+    /// card that loses the trick, or if none does, the highest when this card closes the trick
+    /// (Q♠ kept back if another will do) and the lowest otherwise; unable to follow, discard
+    /// Q♠, then the highest heart, then the highest card.
     fn rule_cards(&self) -> CardSet {
         let legal = self.legal_moves();
-        let rank = |c: Card| c.rank().index() as u32;
-        let highest = |set: CardSet| set.min_set_by_key(|c| 12 - rank(c));
+        let highest = CardSet::highest_rank;
         let high_spades = CardSet::from_cards([
             QUEEN_OF_SPADES,
             Card::new(Rank::King, Suit::Spades),
@@ -839,7 +839,7 @@ impl Hearts {
             });
         }
         if self.in_trick == 0 {
-            return legal.min_set_by_key(rank);
+            return legal.lowest_rank();
         }
         let followed = self.trick & self.lead_suit;
         let best = followed.last().expect("a led card");
