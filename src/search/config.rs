@@ -239,8 +239,9 @@ const OPT_PRESET: OptionDoc = OptionDoc {
     key: "preset",
     default: "none",
     help: "none | strong: the strongest measured settings per game as defaults (Bisca: \
-           playout=nast,policy=ucb1,reward=pwl; other games: reward=mix:w=0.3, win first, then \
-           margin; Sueca adds infer=1000,infer_model=learned,infer_eps=0.1; docs/results.md); \
+           playout=nast,policy=ucb1,reward=pwl; Hearts: playout=heuristic,reward=mix:w=0.1; \
+           other games: reward=mix:w=0.3, win first, then margin; Sueca adds infer=1000,\
+           infer_model=learned,infer_eps=0.1; docs/results.md); \
            options given beside it override it",
 };
 const OPT_REWARD: OptionDoc = OptionDoc {

@@ -605,19 +605,25 @@ fn the_strong_preset_is_chosen_per_game_and_yields_to_given_options() {
         bisca.contains("playout=nast:n=2,policy=ucb1") && bisca.contains("reward=pwl"),
         "{bisca}"
     );
-    for sueca_or_hearts in [
-        settings(agent::<Sueca>("ismcts:preset=strong").spec()),
-        settings(agent::<Hearts>("pimc:preset=strong").spec()),
-    ] {
-        assert!(
-            sueca_or_hearts.contains("playout=random")
-                && sueca_or_hearts.contains("reward=mix:w=0.3"),
-            "{sueca_or_hearts}"
-        );
-    }
+    let sueca = settings(agent::<Sueca>("ismcts:preset=strong").spec());
+    assert!(
+        sueca.contains("playout=random") && sueca.contains("reward=mix:w=0.3"),
+        "{sueca}"
+    );
+    // Hearts: heuristic playouts and a lighter margin, for PIMC too; MO-ISMCTS, which takes
+    // no playout options from the preset, keeps random playouts and the reward.
+    let hearts = settings(agent::<Hearts>("pimc:preset=strong").spec());
+    assert!(
+        hearts.contains("playout=heuristic") && hearts.contains("reward=mix:w=0.1"),
+        "{hearts}"
+    );
+    let hearts_mo = settings(agent::<Hearts>("mo-ismcts:preset=strong").spec());
+    assert!(
+        hearts_mo.contains("playout=random") && hearts_mo.contains("reward=mix:w=0.1"),
+        "{hearts_mo}"
+    );
     // Sueca's SO-ISMCTS infers from the others' plays by its learned model; its PIMC and
     // MO-ISMCTS, which cannot weigh determinizations, take the rest of the preset.
-    let sueca = settings(agent::<Sueca>("ismcts:preset=strong").spec());
     assert!(
         sueca.contains("infer=1000") && sueca.contains("infer_model=learned"),
         "{sueca}"
