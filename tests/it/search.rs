@@ -600,52 +600,47 @@ fn the_strong_preset_is_chosen_per_game_and_yields_to_given_options() {
     use cardsearch::games::{Bisca, Hearts, Sueca};
     // What each game's preset=strong resolves to, as the agent reports its settings.
     let settings = |spec: String| spec.split_once(':').unwrap().1.to_string();
+    let expect = |settings: &str, has: &[&str], lacks: &[&str]| {
+        for word in has {
+            assert!(settings.contains(word), "{settings} lacks {word}");
+        }
+        for word in lacks {
+            assert!(!settings.contains(word), "{settings} has {word}");
+        }
+    };
     let bisca = settings(agent::<Bisca>("ismcts:preset=strong").spec());
-    assert!(
-        bisca.contains("playout=nast:n=2,policy=ucb1") && bisca.contains("reward=pwl"),
-        "{bisca}"
-    );
+    expect(&bisca, &["playout=nast:n=2,policy=ucb1", "reward=pwl"], &[]);
+    // Sueca's SO-ISMCTS infers from the others' plays by its learned model; its PIMC and
+    // MO-ISMCTS, which cannot weigh determinizations, take the rest of the preset.
     let sueca = settings(agent::<Sueca>("ismcts:preset=strong").spec());
-    assert!(
-        sueca.contains("playout=random") && sueca.contains("reward=mix:w=0.3"),
-        "{sueca}"
+    expect(
+        &sueca,
+        &[
+            "playout=random",
+            "reward=mix:w=0.3",
+            "infer=1000",
+            "infer_model=learned",
+        ],
+        &[],
     );
+    for other in ["pimc:preset=strong", "mo-ismcts:preset=strong"] {
+        expect(
+            &settings(agent::<Sueca>(other).spec()),
+            &["reward=mix:w=0.3"],
+            &["infer"],
+        );
+    }
     // Hearts: heuristic playouts and a lighter margin, for PIMC too; MO-ISMCTS, which takes
     // no playout options from the preset, keeps random playouts and the reward.
     let hearts = settings(agent::<Hearts>("pimc:preset=strong").spec());
-    assert!(
-        hearts.contains("playout=heuristic") && hearts.contains("reward=mix:w=0.1"),
-        "{hearts}"
-    );
+    expect(&hearts, &["playout=heuristic", "reward=mix:w=0.1"], &[]);
     let hearts_mo = settings(agent::<Hearts>("mo-ismcts:preset=strong").spec());
-    assert!(
-        hearts_mo.contains("playout=random") && hearts_mo.contains("reward=mix:w=0.1"),
-        "{hearts_mo}"
-    );
-    // Sueca's SO-ISMCTS infers from the others' plays by its learned model; its PIMC and
-    // MO-ISMCTS, which cannot weigh determinizations, take the rest of the preset.
-    assert!(
-        sueca.contains("infer=1000") && sueca.contains("infer_model=learned"),
-        "{sueca}"
-    );
-    for other in ["pimc:preset=strong", "mo-ismcts:preset=strong"] {
-        let spec = settings(agent::<Sueca>(other).spec());
-        assert!(
-            !spec.contains("infer") && spec.contains("reward=mix:w=0.3"),
-            "{other}: {spec}"
-        );
-    }
+    expect(&hearts_mo, &["playout=random", "reward=mix:w=0.1"], &[]);
     // Options beside the preset win; MO-ISMCTS, which has no NAST, keeps the rest of Bisca's.
     let mixed = settings(agent::<Bisca>("ismcts:preset=strong,reward=mix:w=0.5").spec());
-    assert!(
-        mixed.contains("policy=ucb1") && mixed.contains("reward=mix:w=0.5"),
-        "{mixed}"
-    );
+    expect(&mixed, &["policy=ucb1", "reward=mix:w=0.5"], &[]);
     let mo = settings(agent::<Bisca>("mo-ismcts:preset=strong").spec());
-    assert!(
-        mo.contains("playout=random") && mo.contains("reward=pwl"),
-        "{mo}"
-    );
+    expect(&mo, &["playout=random", "reward=pwl"], &[]);
     // An unknown option beside the preset is still an error.
     let err = agents::build::<Bisca>(&"ismcts:preset=strong,bogus=1".parse::<Spec>().unwrap())
         .err()
