@@ -128,9 +128,9 @@ pub const STRONG_PRESET: &str = "reward=mix:w=0.3";
 
 /// `spec` with the options of `preset=strong` filled in where it gives none: first the game's
 /// own (`game_preset`, [`crate::game::Game::STRONG_PRESET`]), then the general
-/// [`STRONG_PRESET`]. Playout options are left out for MO-ISMCTS, which has no NAST, and
-/// inference options for every algorithm but SO-ISMCTS. Without `preset=strong`, `spec` as it
-/// is.
+/// [`STRONG_PRESET`]. NAST and EPIC playout options are left out for MO-ISMCTS, which has
+/// neither (it keeps random playouts), and inference options for every algorithm but SO-ISMCTS.
+/// Without `preset=strong`, `spec` as it is.
 pub fn with_preset(
     spec: &Spec,
     game_preset: &str,
@@ -140,11 +140,17 @@ pub fn with_preset(
         return Ok(spec.clone());
     }
     let mut out = spec.clone();
-    for word in [game_preset, STRONG_PRESET]
-        .iter()
-        .flat_map(|p| p.split(','))
-        .filter(|w| !w.is_empty())
-    {
+    let words = || {
+        [game_preset, STRONG_PRESET]
+            .into_iter()
+            .flat_map(|p| p.split(','))
+            .filter(|w| !w.is_empty())
+    };
+    // The game's preset names at most one playout; NAST and EPIC learn from one tree's line of
+    // play, which MO-ISMCTS does not have.
+    let ngram_playout =
+        words().any(|w| w.starts_with("playout=nast") || w.starts_with("playout=epic"));
+    for word in words() {
         let (key, value) = word
             .split_once('=')
             .ok_or_else(|| SpecError(format!("preset=strong: `{word}` is not key=value")))?;
@@ -152,7 +158,7 @@ pub fn with_preset(
         // Inference weighs the determinizations of SO-ISMCTS only.
         let inference_option = key.starts_with("infer");
         if out.has(key)
-            || (algorithm == Algorithm::MoIsmcts && playout_option)
+            || (algorithm == Algorithm::MoIsmcts && playout_option && ngram_playout)
             || (algorithm != Algorithm::Ismcts && inference_option)
         {
             continue;
