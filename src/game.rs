@@ -621,6 +621,16 @@ pub trait HiddenInfo: Game {
         None
     }
 
+    /// A state as dealt that `history` (every move since the deal, in order) leads from to this
+    /// one: [`HiddenInfo::dealt`] where the state keeps its deal; in games whose draws it does
+    /// not keep (Bisca: which stock card went to whom, and when), one drawn uniformly from the
+    /// deals that lead here, so that averaging over draws weighs every way the past could have
+    /// gone alike. `None` where neither can be done. Inference replays `history` from it.
+    fn rewind(&self, history: &[Seen<Self::Move>], rng: &mut Rng) -> Option<Self> {
+        let _ = (history, rng);
+        self.dealt()
+    }
+
     /// One determinization: a uniformly random state consistent with what `observer` knows.
     fn determinize(&self, observer: Seat, rng: &mut Rng) -> Result<Self, DealError> {
         Ok(self.deal_sampler(observer)?.sample(rng))

@@ -235,6 +235,9 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
             let solver = &mut self.solver;
             let inference = self.searcher.config().inference;
             let (observer, history) = (view.observer(), view.history());
+            // The pasts a rewind draws (Bisca's) come from a copy of the generator, so the
+            // decision's own draws stay as they were.
+            let mut pasts = rng.clone();
             let decision = match (&sampled, view.true_state_cheating()) {
                 // With inference on, each deal counts by how well it explains the others'
                 // plays: the endgame's means are over the posterior of the deals.
@@ -242,7 +245,9 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
                     &endgame,
                     solver,
                     &s.sampler,
-                    |deal: &G| inference::likelihood(deal, observer, history, &inference),
+                    |deal: &G| {
+                        inference::likelihood(deal, observer, history, &inference, &mut pasts)
+                    },
                     &legal,
                     &budget,
                     rng,

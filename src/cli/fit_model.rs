@@ -18,7 +18,7 @@ use crate::spec::Spec;
 training decision: the features of each legal card, from the mover's own view, and the card \
 played. Every fifth deal (by deal index) is held out; the report compares the held-out moves' \
 mean log-likelihood under a uniform choice, the game's heuristic rule as inference mixes it, and \
-the fitted model. Games with a learned model: sueca, hearts."
+the fitted model. Games with a learned model: sueca, hearts, bisca."
 )]
 pub struct FitModelArgs {
     /// The game (its name; the logs' own game specs are used to replay them).
@@ -139,19 +139,24 @@ impl GameVisitor for Fit<'_> {
         }
         let uniform = OpponentModel::uniform(params);
         let model = OpponentModel::from_params(fitted);
-        let report = [
-            ("uniform", uniform.mean_log_likelihood(&held, 0.0)),
+        // The rule's line only where the game lists its rule's choices (Bisca does not).
+        let rule_line = (rule_log.1 > 0).then(|| {
             (
                 "heuristic rule, eps 0.5 (infer_model=rule)",
-                rule_log.0 / rule_log.1.max(1) as f64,
-            ),
-            (
-                "fitted, training moves",
-                model.mean_log_likelihood(&train, 0.0),
-            ),
-            ("fitted", model.mean_log_likelihood(&held, 0.0)),
-            ("fitted, eps 0.1", model.mean_log_likelihood(&held, 0.1)),
-        ];
+                rule_log.0 / rule_log.1 as f64,
+            )
+        });
+        let report = [("uniform", uniform.mean_log_likelihood(&held, 0.0))]
+            .into_iter()
+            .chain(rule_line)
+            .chain([
+                (
+                    "fitted, training moves",
+                    model.mean_log_likelihood(&train, 0.0),
+                ),
+                ("fitted", model.mean_log_likelihood(&held, 0.0)),
+                ("fitted, eps 0.1", model.mean_log_likelihood(&held, 0.1)),
+            ]);
         let mut text = format!(
             "{} opponent model: {} parameters fitted to {} decisions of {} logged games\n\
              (l2 {}, {} steps); held out: {} decisions (deals with index divisible by 5).\n\

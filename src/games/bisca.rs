@@ -45,10 +45,12 @@
 
 use std::fmt;
 use std::hint::select_unpredictable;
+use std::sync::OnceLock;
 
 use crate::cards::{Card, CardList, CardSet, Suit, random_below};
 use crate::deal::MAX_HOLDERS;
-use crate::game::{DealError, Draws, Game, HiddenInfo, MoveSet, Rng, Seat, TreeMove};
+use crate::game::{DealError, Draws, Game, HiddenInfo, MoveSet, Rng, Seat, Seen, TreeMove};
+use crate::search::opponent_model::{ModelFeatures, OpponentModel};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 use super::GameDef;
@@ -434,8 +436,11 @@ impl Bisca {
 impl Game for Bisca {
     /// NAST with UCB1 playouts (the thesis's best for Bisca) and positive win or loss: at 20 ms
     /// a move it beat the general preset by 46 Elo, whose margin reward buys card points but
-    /// not wins here (docs/results.md, equal time).
-    const STRONG_PRESET: &'static str = "playout=nast,policy=ucb1,reward=pwl";
+    /// not wins here; with inference by the learned model (the pasts of the draws drawn, see
+    /// [`HiddenInfo::rewind`]) it beat NAST UCB1 alone by 40 Elo at 16,000 iterations
+    /// (docs/results.md).
+    const STRONG_PRESET: &'static str =
+        "playout=nast,policy=ucb1,reward=pwl,infer=1000,infer_model=learned,infer_eps=0.1";
 
     fn exact() -> Option<&'static dyn crate::solver::Endgame<Bisca>> {
         Some(&crate::solver::Exact::<Bisca>::NEW)
@@ -661,6 +666,51 @@ impl Game for Bisca {
         BiscaMove::play(pt::heuristic_card(moves.cards(), trick, self.trump, rng))
     }
 
+    /// Sueca's four tables read with Bisca's own situations: leading or replying, while the
+    /// stock lasts (no obligation to follow) or after (follow suit, voids shown). The exchange
+    /// has no features: a history with one is searched uniformly.
+    fn model_features(&self, mv: BiscaMove) -> Option<ModelFeatures> {
+        let card = mv.card()?;
+        let hand = self.hands[self.to_move as usize];
+        let stock_empty = self.next as usize == STOCK;
+        let trick = self.lead.map(|lead| pt::TrickSoFar {
+            best: lead,
+            partner_winning: false,
+            points: pt::card_points(lead),
+            last: true,
+        });
+        let void = stock_empty
+            && self
+                .lead
+                .is_some_and(|lead| (hand & pt::suit_mask(lead)).is_empty());
+        Some(pt::model_features(
+            card,
+            hand,
+            usize::from(self.lead.is_some()) + 2 * usize::from(stock_empty),
+            self.lead.is_none(),
+            trick,
+            void,
+            self.trump,
+            self.played[0] | self.played[1],
+        ))
+    }
+
+    fn opponent_model() -> Option<&'static OpponentModel> {
+        static MODEL: OnceLock<OpponentModel> = OnceLock::new();
+        Some(MODEL.get_or_init(|| {
+            // Embedded at build time and checked by a test, so a failure here is a broken build.
+            OpponentModel::parse(
+                include_str!("../../models/bisca-opponent.txt"),
+                pt::MODEL_PARAMS,
+            )
+            .expect("models/bisca-opponent.txt")
+        }))
+    }
+
+    fn model_params() -> usize {
+        pt::MODEL_PARAMS
+    }
+
     fn parse_move(&self, text: &str) -> Result<BiscaMove, String> {
         if text.trim().eq_ignore_ascii_case("exchange") {
             return Ok(BiscaMove::EXCHANGE);
@@ -676,6 +726,86 @@ impl HiddenInfo for Bisca {
 
     fn info_set(&self, observer: Seat) -> CardInfoSet<Bisca> {
         CardInfoSet::of(self, observer)
+    }
+
+    /// Draws the past the state does not keep: which card each seat drew after each trick.
+    /// Replaying `history` gives each card's trick and each trick's winner (who drew first);
+    /// then, for each seat, the draw slots are filled from the last back, each with a card
+    /// the seat held and played after that draw (or holds still), uniformly among those not
+    /// yet placed, and the nine left are its hand as dealt. Going from the last draw back, the
+    /// cards a slot may take are those of the later slots and more, and how many there are
+    /// does not depend on the earlier choices, so every consistent past is equally likely
+    /// (the face-up card, drawn in sight by the last trick's loser, is fixed). `None` with the
+    /// exchange variant on, or for a history that does not lead here.
+    fn rewind(&self, history: &[Seen<BiscaMove>], rng: &mut Rng) -> Option<Bisca> {
+        if self.exchange {
+            return None;
+        }
+        // Cards played in each trick, and who won each trick.
+        let mut played_in = [CardSet::EMPTY; TRICKS as usize];
+        let mut winners = [0usize; TRICKS as usize];
+        let (mut trick, mut leader, mut lead) = (0, self.first_leader as usize, None);
+        for &(seat, mv) in history {
+            let card = mv?.card()?;
+            if trick >= TRICKS as usize {
+                return None;
+            }
+            played_in[trick].insert(card);
+            match lead {
+                None if seat == leader => lead = Some(card),
+                Some(led) if seat == leader ^ 1 => {
+                    leader = if pt::beats(card, led, self.trump) {
+                        seat
+                    } else {
+                        leader
+                    };
+                    winners[trick] = leader;
+                    trick += 1;
+                    lead = None;
+                }
+                _ => return None,
+            }
+        }
+        let rounds = self.next as usize / 2;
+        if trick.min(STOCK / 2) != rounds
+            || leader != self.to_move as usize ^ usize::from(lead.is_some())
+        {
+            return None;
+        }
+        let mut stock = self.stock;
+        let mut hands = [CardSet::EMPTY; SEATS];
+        for (seat, hand) in hands.iter_mut().enumerate() {
+            let mut left = self.hands[seat] | self.played[seat];
+            // The cards played by the end of trick k: none of them was drawn after it.
+            let mut gone_by = played_in[..rounds]
+                .iter()
+                .fold(CardSet::EMPTY, |a, &t| a | t);
+            for k in (0..rounds).rev() {
+                let slot = 2 * k + usize::from(seat != winners[k]);
+                let card = if slot == STOCK - 1 {
+                    stock[STOCK - 1]
+                } else {
+                    let eligible = left - gone_by;
+                    if eligible.is_empty() {
+                        return None;
+                    }
+                    eligible.random(rng)
+                };
+                if !left.contains(card) {
+                    return None;
+                }
+                left.remove(card);
+                stock[slot] = card;
+                gone_by = gone_by - played_in[k];
+            }
+            *hand = left;
+        }
+        let config = BiscaConfig {
+            leader: self.first_leader as Seat,
+            exchange: false,
+            bandeira: self.bandeira,
+        };
+        Bisca::from_parts(hands, stock, self.first_leader as Seat, &config).ok()
     }
 
     fn possible_moves(&self, _observer: Seat) -> BiscaMoves {

@@ -250,12 +250,26 @@ pub fn heuristic_cards(legal: CardSet, trick: Option<TrickSoFar>, trump: Suit) -
 /// Parameters of the learned opponent model's feature tables ([`model_features`]).
 pub const MODEL_PARAMS: usize = 192 + 192 + 144 + 128;
 
+/// The situation [`model_features`] reads in Sueca: leading, second, third or fourth, the
+/// last two split by whether the partner is winning (0-5), from the mover's place `pos` in
+/// the trick (0 leads).
+pub fn sueca_situation(pos: usize, trick: Option<TrickSoFar>) -> usize {
+    let partner_not_winning = trick.is_some_and(|t| !t.partner_winning) as usize;
+    match pos {
+        0 => 0,
+        1 => 1,
+        2 => 2 + partner_not_winning,
+        _ => 4 + partner_not_winning,
+    }
+}
+
 /// How the learned opponent model reads `card`, one of the mover's legal cards, from the
-/// mover's own view: its `hand`, its place `pos` in the trick (0 leads), the trick so far,
-/// whether it is `void` in the led suit, the trump suit and the cards `gone` (played by
-/// anyone, the trick's included). Four tables, each a cross of discrete features:
-/// 1. the situation (leading, second, third or fourth, the last two split by whether the
-///    partner is winning), void, whether the card would take the lead, trump, card points;
+/// mover's own view: its `hand`, its `situation` (0-5, the game's own reading of its place in
+/// the trick: [`sueca_situation`], Bisca's lead or reply while the stock lasts and after),
+/// whether it is `leading`, the trick so far, whether it is `void` in the led suit, the trump
+/// suit and the cards `gone` (played by anyone, the trick's included). Four tables, each a
+/// cross of discrete features:
+/// 1. the situation, void, whether the card would take the lead, trump, card points;
 /// 2. the situation, void, the card's rank among the hand's cards of its suit (lowest,
 ///    highest, between, only), whether it is the suit's master (no stronger card of the suit
 ///    left outside the hand), trump;
@@ -264,19 +278,14 @@ pub const MODEL_PARAMS: usize = 192 + 192 + 144 + 128;
 pub fn model_features(
     card: Card,
     hand: CardSet,
-    pos: usize,
+    situation: usize,
+    leading: bool,
     trick: Option<TrickSoFar>,
     void: bool,
     trump: Suit,
     gone: CardSet,
 ) -> crate::search::opponent_model::ModelFeatures {
-    let partner_not_winning = trick.is_some_and(|t| !t.partner_winning) as usize;
-    let situation = match pos {
-        0 => 0,
-        1 => 1,
-        2 => 2 + partner_not_winning,
-        _ => 4 + partner_not_winning,
-    };
+    debug_assert!(situation < 6, "situation {situation}");
     let void = void as usize;
     let takes = trick.is_some_and(|t| beats(card, t.best, trump)) as usize;
     let is_trump = (card.suit() == trump) as usize;
@@ -300,7 +309,7 @@ pub fn model_features(
         _ => 2,
     };
     let length = suit.len().clamp(1, 4) - 1;
-    let leading = (pos == 0) as usize;
+    let leading = leading as usize;
     let t1 = (((situation * 2 + void) * 2 + takes) * 2 + is_trump) * 4 + worth;
     let t2 = 192 + (((situation * 2 + void) * 4 + rank_in_hand) * 2 + master) * 2 + is_trump;
     let t3 = 384 + ((situation * 2 + takes) * 3 + in_trick) * 4 + worth;

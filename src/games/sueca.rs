@@ -460,11 +460,13 @@ impl Game for Sueca {
         let hand = self.hands[self.to_move as usize];
         let gone = self.played[0] | self.played[1] | self.played[2] | self.played[3];
         let void = !self.trick.is_empty() && (hand & pt::suit_mask(self.lead)).is_empty();
+        let trick = self.trick_so_far();
         Some(pt::model_features(
             card,
             hand,
-            self.trick.len(),
-            self.trick_so_far(),
+            pt::sueca_situation(self.trick.len(), trick),
+            self.trick.is_empty(),
+            trick,
             void,
             self.trump.suit(),
             gone,

@@ -246,8 +246,8 @@ const OPT_PRESET: OptionDoc = OptionDoc {
     default: "none",
     help: "none | strong: the strongest measured settings per game as defaults (Bisca: \
            playout=nast,policy=ucb1,reward=pwl; Hearts: playout=heuristic,reward=mix:w=0.1; \
-           other games: reward=mix:w=0.3, win first, then margin; Sueca adds infer=1000,\
-           infer_model=learned,infer_eps=0.1; docs/results.md); \
+           other games: reward=mix:w=0.3, win first, then margin; Sueca and Bisca add \
+           infer=1000,infer_model=learned,infer_eps=0.1 to SO-ISMCTS; docs/results.md); \
            options given beside it override it",
 };
 const OPT_REWARD: OptionDoc = OptionDoc {

@@ -69,15 +69,16 @@ pub const OPT_INFER: OptionDoc = OptionDoc {
     default: "0",
     help: "ismcts: weight N candidate deals per decision by how well they explain the others' \
            plays under the game's heuristic rule, and search determinizations drawn from them \
-           (0 off; games that can rewind a deal: sueca, hearts without passing); with \
-           endgame=, the solver's deals count by the same likelihood",
+           (0 off; games that can rewind a deal: sueca, hearts without passing, bisca \
+           without the exchange); with endgame=, the solver's deals count by the same \
+           likelihood",
 };
 /// The `infer_model` option.
 pub const OPT_INFER_MODEL: OptionDoc = OptionDoc {
     key: "infer_model",
     default: "rule",
     help: "inference: how the others are assumed to play: rule (the game's heuristic rule) or \
-           learned (the game's model fitted to logged games, models/; sueca, hearts)",
+           learned (the game's model fitted to logged games, models/; sueca, hearts, bisca)",
 };
 /// The `infer_eps` option.
 pub const OPT_INFER_EPS: OptionDoc = OptionDoc {
@@ -215,14 +216,18 @@ pub fn move_probability<G: Game>(state: &G, mv: G::Move, config: &InferenceConfi
 
 /// The natural log of a deal's likelihood of the plays in `history` by the seats other than
 /// `observer`, under the opponent model; `None` when the deal cannot be replayed (no rewind, a
-/// move the observer did not see, or no model of the kind asked for).
+/// move the observer did not see, or no model of the kind asked for). Where the game rewinds
+/// by drawing a past ([`HiddenInfo::rewind`]: Bisca's draws), `rng` draws it, and the result
+/// is the likelihood along that one past: an unbiased estimate, up to a factor the same for
+/// every deal, of the likelihood averaged over the pasts that lead to `deal`.
 pub fn log_likelihood<G: HiddenInfo>(
     deal: &G,
     observer: Seat,
     history: &[Seen<G::Move>],
     config: &InferenceConfig,
+    rng: &mut Rng,
 ) -> Option<f64> {
-    let mut state = deal.dealt()?;
+    let mut state = deal.rewind(history, rng)?;
     let mut log = 0.0;
     for &(seat, mv) in history {
         let mv = mv?;
@@ -242,8 +247,9 @@ pub fn likelihood<G: HiddenInfo>(
     observer: Seat,
     history: &[Seen<G::Move>],
     config: &InferenceConfig,
+    rng: &mut Rng,
 ) -> f64 {
-    log_likelihood(deal, observer, history, config).map_or(1.0, f64::exp)
+    log_likelihood(deal, observer, history, config, rng).map_or(1.0, f64::exp)
 }
 
 /// The inferred sampler of one decision: `config.candidates` deals from `uniform`, weighted by
@@ -264,7 +270,7 @@ pub fn infer<G: HiddenInfo, S: DealSampler<G>>(
     let mut logs = Vec::with_capacity(n);
     for _ in 0..n {
         let deal = uniform.sample(rng);
-        logs.push(log_likelihood(&deal, observer, history, config)?);
+        logs.push(log_likelihood(&deal, observer, history, config, rng)?);
         candidates.push(deal);
     }
     // Weights relative to the best, so the largest is 1 and none overflows.

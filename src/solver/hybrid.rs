@@ -205,7 +205,7 @@ pub fn decide_weighted<G: Game, S: DealSampler<G>>(
     config: &EndgameConfig,
     solver: &mut Option<Solver>,
     sampler: &S,
-    weight: impl Fn(&G) -> f64,
+    mut weight: impl FnMut(&G) -> f64,
     legal: &G::Moves,
     budget: &Budget,
     rng: &mut Rng,

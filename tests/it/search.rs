@@ -609,7 +609,16 @@ fn the_strong_preset_is_chosen_per_game_and_yields_to_given_options() {
         }
     };
     let bisca = settings(agent::<Bisca>("ismcts:preset=strong").spec());
-    expect(&bisca, &["playout=nast:n=2,policy=ucb1", "reward=pwl"], &[]);
+    expect(
+        &bisca,
+        &[
+            "playout=nast:n=2,policy=ucb1",
+            "reward=pwl",
+            "infer=1000",
+            "infer_model=learned",
+        ],
+        &[],
+    );
     // Sueca's SO-ISMCTS infers from the others' plays by its learned model; its PIMC and
     // MO-ISMCTS, which cannot weigh determinizations, take the rest of the preset.
     let sueca = settings(agent::<Sueca>("ismcts:preset=strong").spec());
@@ -640,7 +649,7 @@ fn the_strong_preset_is_chosen_per_game_and_yields_to_given_options() {
     let mixed = settings(agent::<Bisca>("ismcts:preset=strong,reward=mix:w=0.5").spec());
     expect(&mixed, &["policy=ucb1", "reward=mix:w=0.5"], &[]);
     let mo = settings(agent::<Bisca>("mo-ismcts:preset=strong").spec());
-    expect(&mo, &["playout=random", "reward=pwl"], &[]);
+    expect(&mo, &["playout=random", "reward=pwl"], &["infer"]);
     // An unknown option beside the preset is still an error.
     let err = agents::build::<Bisca>(&"ismcts:preset=strong,bogus=1".parse::<Spec>().unwrap())
         .err()
