@@ -697,14 +697,12 @@ impl Game for Bisca {
 
     fn opponent_model() -> Option<&'static OpponentModel> {
         static MODEL: OnceLock<OpponentModel> = OnceLock::new();
-        Some(MODEL.get_or_init(|| {
-            // Embedded at build time and checked by a test, so a failure here is a broken build.
-            OpponentModel::parse(
-                include_str!("../../models/bisca-opponent.txt"),
-                pt::MODEL_PARAMS,
-            )
-            .expect("models/bisca-opponent.txt")
-        }))
+        Some(OpponentModel::embedded(
+            &MODEL,
+            include_str!("../../models/bisca-opponent.txt"),
+            pt::MODEL_PARAMS,
+            "bisca-opponent.txt",
+        ))
     }
 
     fn model_params() -> usize {

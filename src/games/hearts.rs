@@ -740,14 +740,12 @@ impl Game for Hearts {
 
     fn opponent_model() -> Option<&'static OpponentModel> {
         static MODEL: OnceLock<OpponentModel> = OnceLock::new();
-        Some(MODEL.get_or_init(|| {
-            // Embedded at build time and checked by a test, so a failure here is a broken build.
-            OpponentModel::parse(
-                include_str!("../../models/hearts-opponent.txt"),
-                MODEL_PARAMS,
-            )
-            .expect("models/hearts-opponent.txt")
-        }))
+        Some(OpponentModel::embedded(
+            &MODEL,
+            include_str!("../../models/hearts-opponent.txt"),
+            MODEL_PARAMS,
+            "hearts-opponent.txt",
+        ))
     }
 
     fn model_params() -> usize {

@@ -475,14 +475,12 @@ impl Game for Sueca {
 
     fn opponent_model() -> Option<&'static OpponentModel> {
         static MODEL: OnceLock<OpponentModel> = OnceLock::new();
-        Some(MODEL.get_or_init(|| {
-            // Embedded at build time and checked by a test, so a failure here is a broken build.
-            OpponentModel::parse(
-                include_str!("../../models/sueca-opponent.txt"),
-                pt::MODEL_PARAMS,
-            )
-            .expect("models/sueca-opponent.txt")
-        }))
+        Some(OpponentModel::embedded(
+            &MODEL,
+            include_str!("../../models/sueca-opponent.txt"),
+            pt::MODEL_PARAMS,
+            "sueca-opponent.txt",
+        ))
     }
 
     fn model_params() -> usize {

@@ -14,6 +14,8 @@
 //! scores a play in every candidate deal, and only the mover's hypothesised hand changes the
 //! probability.
 
+use std::sync::OnceLock;
+
 use crate::cards::CardSet;
 use crate::game::{Game, MoveSet};
 
@@ -101,6 +103,20 @@ impl OpponentModel {
             ));
         }
         Ok(OpponentModel::from_params(params))
+    }
+
+    /// A game's shipped model, embedded at build time as `text` (the file `name` in `models/`),
+    /// parsed once into `cell` on first use. A shipped model that does not parse is a broken
+    /// build, which a test checks, so it panics naming the file.
+    pub fn embedded(
+        cell: &'static OnceLock<OpponentModel>,
+        text: &str,
+        len: usize,
+        name: &str,
+    ) -> &'static OpponentModel {
+        cell.get_or_init(|| {
+            OpponentModel::parse(text, len).unwrap_or_else(|e| panic!("models/{name}: {e}"))
+        })
     }
 
     /// The parameters, in table order.
