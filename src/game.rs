@@ -442,6 +442,29 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         let _ = mv;
         None
     }
+    /// Every legal move here with its [`Game::model_features`], in `legal_moves` order, passed
+    /// to `visit`; false when some legal move has no features (no learned model, a move the
+    /// model does not describe), and what was visited before then must be discarded. The
+    /// default reads each move through `model_features`; the card games override it to read
+    /// the mover's view (hand, trick, cards gone) once for all their cards, since inference
+    /// scores every legal card of every play it replays.
+    fn visit_model_features(
+        &self,
+        mut visit: impl FnMut(Self::Move, crate::search::opponent_model::ModelFeatures),
+    ) -> bool
+    where
+        Self: Sized,
+    {
+        let legal = self.legal_moves();
+        for k in 0..legal.len() {
+            let mv = legal.nth(k);
+            match self.model_features(mv) {
+                Some(features) => visit(mv, features),
+                None => return false,
+            }
+        }
+        true
+    }
     /// The game's learned opponent model (`models/`, fitted by `cardsearch fit-model`);
     /// `None` (the default) where the game has none.
     fn opponent_model() -> Option<&'static crate::search::opponent_model::OpponentModel>

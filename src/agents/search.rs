@@ -119,7 +119,7 @@ impl<G: HiddenInfo> SearchAgent<G> {
             && G::opponent_model().is_none()
         {
             return Err(SpecError(format!(
-                "{}: infer_model=learned: this game has no learned opponent model (sueca and hearts have)",
+                "{}: infer_model=learned: this game has no learned opponent model (sueca, hearts and bisca have)",
                 spec.name
             )));
         }

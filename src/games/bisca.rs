@@ -344,6 +344,31 @@ impl Bisca {
         self.exchange
     }
 
+    /// What the learned opponent model reads of this position, from the mover's view:
+    /// Sueca's tables with Bisca's own situations, leading or replying, while the stock lasts
+    /// (no obligation to follow) or after (follow suit, voids shown).
+    fn model_view(&self) -> pt::ModelView {
+        let hand = self.hands[self.to_move as usize];
+        let stock_empty = self.next as usize == STOCK;
+        pt::ModelView {
+            hand,
+            situation: usize::from(self.lead.is_some()) + 2 * usize::from(stock_empty),
+            leading: self.lead.is_none(),
+            trick: self.lead.map(|lead| pt::TrickSoFar {
+                best: lead,
+                partner_winning: false,
+                points: pt::card_points(lead),
+                last: true,
+            }),
+            void: stock_empty
+                && self
+                    .lead
+                    .is_some_and(|lead| (hand & pt::suit_mask(lead)).is_empty()),
+            trump: self.trump,
+            gone: self.played[0] | self.played[1],
+        }
+    }
+
     #[inline]
     fn play_card(&mut self, card: Card) {
         if let Some(winner) = self.play_to_trick(card) {
@@ -670,29 +695,19 @@ impl Game for Bisca {
     /// stock lasts (no obligation to follow) or after (follow suit, voids shown). The exchange
     /// has no features: a history with one is searched uniformly.
     fn model_features(&self, mv: BiscaMove) -> Option<ModelFeatures> {
-        let card = mv.card()?;
-        let hand = self.hands[self.to_move as usize];
-        let stock_empty = self.next as usize == STOCK;
-        let trick = self.lead.map(|lead| pt::TrickSoFar {
-            best: lead,
-            partner_winning: false,
-            points: pt::card_points(lead),
-            last: true,
-        });
-        let void = stock_empty
-            && self
-                .lead
-                .is_some_and(|lead| (hand & pt::suit_mask(lead)).is_empty());
-        Some(pt::model_features(
-            card,
-            hand,
-            usize::from(self.lead.is_some()) + 2 * usize::from(stock_empty),
-            self.lead.is_none(),
-            trick,
-            void,
-            self.trump,
-            self.played[0] | self.played[1],
-        ))
+        Some(self.model_view().features(mv.card()?))
+    }
+
+    fn visit_model_features(&self, mut visit: impl FnMut(BiscaMove, ModelFeatures)) -> bool {
+        let legal = self.legal_moves();
+        if legal.has_exchange() {
+            return false;
+        }
+        let view = self.model_view();
+        for card in legal.cards().iter() {
+            visit(BiscaMove::play(card), view.features(card));
+        }
+        true
     }
 
     fn opponent_model() -> Option<&'static OpponentModel> {
@@ -1327,6 +1342,9 @@ mod tests {
             g.legal_moves().to_string(),
             "2D 4S 5S 6S 7S JS QS KS AS exchange"
         );
+        // The opponent model does not describe the exchange: no one-pass reading either.
+        assert!(g.model_features(BiscaMove::play(c("2D"))).is_some());
+        assert!(!g.visit_model_features(|_, _| ()));
         play_all(&mut g, "exchange");
         // Same seat to move; the AD is in hand and known to be, the 2D is face up.
         assert_eq!(g.current_seat(), 1);

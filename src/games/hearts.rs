@@ -735,7 +735,18 @@ impl Game for Hearts {
 
     fn model_features(&self, card: Card) -> Option<ModelFeatures> {
         // Passes are not modelled: inference replays only deals without passing.
-        (self.passes_left == 0).then(|| self.card_features(card))
+        (self.passes_left == 0).then(|| self.model_view().features(card))
+    }
+
+    fn visit_model_features(&self, mut visit: impl FnMut(Card, ModelFeatures)) -> bool {
+        if self.passes_left > 0 {
+            return false;
+        }
+        let view = self.model_view();
+        for card in self.legal_moves().iter() {
+            visit(card, view.features(card));
+        }
+        true
     }
 
     fn opponent_model() -> Option<&'static OpponentModel> {
@@ -757,13 +768,26 @@ impl Game for Hearts {
     }
 }
 
-/// Parameters of the learned opponent model's feature tables ([`Hearts::card_features`]).
-pub const MODEL_PARAMS: usize = 256 + 256 + 96 + 128;
+/// What the learned opponent model reads of a Hearts position ([`Hearts::model_view`]), read
+/// once per position and then per legal card ([`HeartsModelView::features`]).
+#[derive(Clone, Copy, Debug)]
+struct HeartsModelView {
+    hand: CardSet,
+    gone: CardSet,
+    /// The place in the trick (0 leads).
+    place: usize,
+    /// 1 when the mover cannot follow the led suit.
+    void: usize,
+    lead_suit: CardSet,
+    /// The index of the trick's best card so far (`None` when leading).
+    best: Option<u32>,
+    /// The penalty points in the trick: none, hearts only, Q♠.
+    in_trick: usize,
+}
 
-impl Hearts {
-    /// How the learned opponent model reads `card`, one of the mover's legal cards in play (not
-    /// passing), from the mover's own view: its hand, the trick and the cards played. Four
-    /// tables, each a cross of discrete features:
+impl HeartsModelView {
+    /// How the model reads `card`, one of the mover's legal cards. Four tables, each a cross
+    /// of discrete features:
     /// 1. the place in the trick (0 leads), void in the led suit, whether the card would take
     ///    the trick so far, its kind (a plain card, a heart, Q♠, or K♠/A♠), its rank in four
     ///    bands (2-5, 6-9, 10-J, Q-A);
@@ -773,15 +797,12 @@ impl Hearts {
     /// 3. the place, taking the trick, the penalty points already in it (none, hearts only,
     ///    Q♠), its kind;
     /// 4. leading or not, its kind, the hand's length in its suit, its rank band.
-    fn card_features(&self, card: Card) -> ModelFeatures {
-        let hand = self.hands[self.to_move as usize];
-        let gone = self.played[0] | self.played[1] | self.played[2] | self.played[3];
-        let place = self.in_trick as usize;
-        let following = self.trick & self.lead_suit;
-        let void = (place > 0 && (hand & self.lead_suit).is_empty()) as usize;
+    #[inline]
+    fn features(&self, card: Card) -> ModelFeatures {
+        let (hand, place, void, in_trick) = (self.hand, self.place, self.void, self.in_trick);
         // Rank order is index order within a suit's lane: the trick's best is its highest
         // card of the led suit, and a card takes the trick when it is above that.
-        let takes = match following.0.checked_ilog2() {
+        let takes = match self.best {
             Some(best) => {
                 (self.lead_suit.contains(card) && u32::from(card.index()) > best) as usize
             }
@@ -806,13 +827,13 @@ impl Hearts {
         // Rank order is index order: the stronger cards are the lane's bits above the card.
         let above = CardSet(lane.0 & !((2u64 << card.index()) - 1));
         let suit = hand & lane;
-        let (rank_in_hand, master) =
-            crate::search::opponent_model::rank_and_master(card.set(), suit, hand, above, gone);
-        let in_trick = match points_in(self.trick) {
-            0 => 0,
-            1..=12 => 1,
-            _ => 2,
-        };
+        let (rank_in_hand, master) = crate::search::opponent_model::rank_and_master(
+            card.set(),
+            suit,
+            hand,
+            above,
+            self.gone,
+        );
         let length = suit.len().clamp(1, 4) - 1;
         let leading = (place == 0) as usize;
         let t1 = (((place * 2 + void) * 2 + takes) * 4 + kind) * 4 + band;
@@ -820,6 +841,32 @@ impl Hearts {
         let t3 = 512 + ((place * 2 + takes) * 3 + in_trick) * 4 + kind;
         let t4 = 608 + ((leading * 4 + kind) * 4 + length) * 4 + band;
         [t1 as u16, t2 as u16, t3 as u16, t4 as u16]
+    }
+}
+
+/// Parameters of the learned opponent model's feature tables ([`HeartsModelView::features`]).
+pub const MODEL_PARAMS: usize = 256 + 256 + 96 + 128;
+
+impl Hearts {
+    /// What the learned opponent model reads of this position (in play, not passing), from
+    /// the mover's own view: its hand, the trick and the cards played.
+    fn model_view(&self) -> HeartsModelView {
+        let hand = self.hands[self.to_move as usize];
+        let place = self.in_trick as usize;
+        let following = self.trick & self.lead_suit;
+        HeartsModelView {
+            hand,
+            gone: self.played[0] | self.played[1] | self.played[2] | self.played[3],
+            place,
+            void: (place > 0 && (hand & self.lead_suit).is_empty()) as usize,
+            lead_suit: self.lead_suit,
+            best: following.0.checked_ilog2(),
+            in_trick: match points_in(self.trick) {
+                0 => 0,
+                1..=12 => 1,
+                _ => 2,
+            },
+        }
     }
 
     /// The cards the heuristic rule chooses among: pass the highest cards (Q♠ and the spades
@@ -1240,6 +1287,7 @@ mod tests {
              3C AC 5D KD 4H 6H 8H JH 2S 6S 8S JS KS | 2C 5C TC 2D 6D 8D 9D QD 3H QH 3S 7S 9S",
         );
         assert!(passing.model_features(card("AS")).is_none());
+        assert!(!passing.visit_model_features(|_, _| ()));
     }
 
     fn play_all(g: &mut Hearts, moves: &str) {

@@ -247,10 +247,10 @@ pub fn heuristic_cards(legal: CardSet, trick: Option<TrickSoFar>, trump: Suit) -
     shed()
 }
 
-/// Parameters of the learned opponent model's feature tables ([`model_features`]).
+/// Parameters of the learned opponent model's feature tables ([`ModelView::features`]).
 pub const MODEL_PARAMS: usize = 192 + 192 + 144 + 128;
 
-/// The situation [`model_features`] reads in Sueca: leading, second, third or fourth, the
+/// The situation [`ModelView`] reads in Sueca: leading, second, third or fourth, the
 /// last two split by whether the partner is winning (0-5), from the mover's place `pos` in
 /// the trick (0 leads).
 pub fn sueca_situation(pos: usize, trick: Option<TrickSoFar>) -> usize {
@@ -263,58 +263,74 @@ pub fn sueca_situation(pos: usize, trick: Option<TrickSoFar>) -> usize {
     }
 }
 
-/// How the learned opponent model reads `card`, one of the mover's legal cards, from the
-/// mover's own view: its `hand`, its `situation` (0-5, the game's own reading of its place in
-/// the trick: [`sueca_situation`], Bisca's lead or reply while the stock lasts and after),
-/// whether it is `leading`, the trick so far, whether it is `void` in the led suit, the trump
-/// suit and the cards `gone` (played by anyone, the trick's included). Four tables, each a
-/// cross of discrete features:
-/// 1. the situation, void, whether the card would take the lead, trump, card points;
-/// 2. the situation, void, the card's rank among the hand's cards of its suit (lowest,
-///    highest, between, only), whether it is the suit's master (no stronger card of the suit
-///    left outside the hand), trump;
-/// 3. the situation, taking the lead, the points already in the trick, card points;
-/// 4. leading or not, trump, the hand's length in the card's suit, card points, master.
-pub fn model_features(
-    card: Card,
-    hand: CardSet,
-    situation: usize,
-    leading: bool,
-    trick: Option<TrickSoFar>,
-    void: bool,
-    trump: Suit,
-    gone: CardSet,
-) -> crate::search::opponent_model::ModelFeatures {
-    debug_assert!(situation < 6, "situation {situation}");
-    let void = void as usize;
-    let takes = trick.is_some_and(|t| beats(card, t.best, trump)) as usize;
-    let is_trump = (card.suit() == trump) as usize;
-    let worth = match card_points(card) {
-        0 => 0,
-        1..=4 => 1,
-        10 => 2,
-        _ => 3,
-    };
-    let suit = CardSet(hand.0 & suit_mask(card).0);
-    let (rank_in_hand, master) = crate::search::opponent_model::rank_and_master(
-        card.set(),
-        suit,
-        hand,
-        stronger_than(card),
-        gone,
-    );
-    let in_trick = match trick.map_or(0, |t| t.points) {
-        0 => 0,
-        1..=9 => 1,
-        _ => 2,
-    };
-    let length = suit.len().clamp(1, 4) - 1;
-    let leading = leading as usize;
-    let t1 = (((situation * 2 + void) * 2 + takes) * 2 + is_trump) * 4 + worth;
-    let t2 = 192 + (((situation * 2 + void) * 4 + rank_in_hand) * 2 + master) * 2 + is_trump;
-    let t3 = 384 + ((situation * 2 + takes) * 3 + in_trick) * 4 + worth;
-    let t4 = 528 + (((leading * 2 + is_trump) * 4 + length) * 4 + worth) * 2 + master;
-    [t1 as u16, t2 as u16, t3 as u16, t4 as u16]
+/// What the learned opponent model reads of a position, from the mover's own view: its
+/// `hand`, its `situation` (0-5, the game's own reading of its place in the trick:
+/// [`sueca_situation`], Bisca's lead or reply while the stock lasts and after), whether it is
+/// `leading`, the trick so far, whether it is `void` in the led suit, the trump suit and the
+/// cards `gone` (played by anyone, the trick's included). Read once per position, then each
+/// legal card through [`ModelView::features`]: inference scores every legal card of every
+/// replayed play, so the position's part is not recomputed per card.
+#[derive(Clone, Copy, Debug)]
+pub struct ModelView {
+    /// The mover's hand.
+    pub hand: CardSet,
+    /// The game's situation index, below 6.
+    pub situation: usize,
+    /// True when the mover leads the trick.
+    pub leading: bool,
+    /// The trick so far (`None` when leading).
+    pub trick: Option<TrickSoFar>,
+    /// True when the mover cannot follow the led suit.
+    pub void: bool,
+    /// The trump suit.
+    pub trump: Suit,
+    /// Every card played so far, the trick's included.
+    pub gone: CardSet,
+}
+
+impl ModelView {
+    /// How the model reads `card`, one of the mover's legal cards. Four tables, each a cross
+    /// of discrete features:
+    /// 1. the situation, void, whether the card would take the lead, trump, card points;
+    /// 2. the situation, void, the card's rank among the hand's cards of its suit (lowest,
+    ///    highest, between, only), whether it is the suit's master (no stronger card of the
+    ///    suit left outside the hand), trump;
+    /// 3. the situation, taking the lead, the points already in the trick, card points;
+    /// 4. leading or not, trump, the hand's length in the card's suit, card points, master.
+    #[inline]
+    pub fn features(&self, card: Card) -> crate::search::opponent_model::ModelFeatures {
+        let (hand, situation, trump) = (self.hand, self.situation, self.trump);
+        debug_assert!(situation < 6, "situation {situation}");
+        let void = self.void as usize;
+        let takes = self.trick.is_some_and(|t| beats(card, t.best, trump)) as usize;
+        let is_trump = (card.suit() == trump) as usize;
+        let worth = match card_points(card) {
+            0 => 0,
+            1..=4 => 1,
+            10 => 2,
+            _ => 3,
+        };
+        let suit = CardSet(hand.0 & suit_mask(card).0);
+        let (rank_in_hand, master) = crate::search::opponent_model::rank_and_master(
+            card.set(),
+            suit,
+            hand,
+            stronger_than(card),
+            self.gone,
+        );
+        let in_trick = match self.trick.map_or(0, |t| t.points) {
+            0 => 0,
+            1..=9 => 1,
+            _ => 2,
+        };
+        let length = suit.len().clamp(1, 4) - 1;
+        let leading = self.leading as usize;
+        let t1 = (((situation * 2 + void) * 2 + takes) * 2 + is_trump) * 4 + worth;
+        let t2 = 192 + (((situation * 2 + void) * 4 + rank_in_hand) * 2 + master) * 2 + is_trump;
+        let t3 = 384 + ((situation * 2 + takes) * 3 + in_trick) * 4 + worth;
+        let t4 = 528 + (((leading * 2 + is_trump) * 4 + length) * 4 + worth) * 2 + master;
+        [t1 as u16, t2 as u16, t3 as u16, t4 as u16]
+    }
 }
 
 /// A side's card-point margin over the other side, scaled to −1…1 (all 120 points: +1).

@@ -160,6 +160,21 @@ impl Sueca {
         })
     }
 
+    /// What the learned opponent model reads of this position, from the mover's view.
+    fn model_view(&self) -> pt::ModelView {
+        let hand = self.hands[self.to_move as usize];
+        let trick = self.trick_so_far();
+        pt::ModelView {
+            hand,
+            situation: pt::sueca_situation(self.trick.len(), trick),
+            leading: self.trick.is_empty(),
+            trick,
+            void: !self.trick.is_empty() && (hand & pt::suit_mask(self.lead)).is_empty(),
+            trump: self.trump.suit(),
+            gone: self.played[0] | self.played[1] | self.played[2] | self.played[3],
+        }
+    }
+
     /// A seat's hand (the true state: only the harness and cheating agents see other hands).
     pub fn hand(&self, seat: Seat) -> CardSet {
         self.hands[seat]
@@ -457,20 +472,15 @@ impl Game for Sueca {
     }
 
     fn model_features(&self, card: Card) -> Option<ModelFeatures> {
-        let hand = self.hands[self.to_move as usize];
-        let gone = self.played[0] | self.played[1] | self.played[2] | self.played[3];
-        let void = !self.trick.is_empty() && (hand & pt::suit_mask(self.lead)).is_empty();
-        let trick = self.trick_so_far();
-        Some(pt::model_features(
-            card,
-            hand,
-            pt::sueca_situation(self.trick.len(), trick),
-            self.trick.is_empty(),
-            trick,
-            void,
-            self.trump.suit(),
-            gone,
-        ))
+        Some(self.model_view().features(card))
+    }
+
+    fn visit_model_features(&self, mut visit: impl FnMut(Card, ModelFeatures)) -> bool {
+        let view = self.model_view();
+        for card in self.legal_moves().iter() {
+            visit(card, view.features(card));
+        }
+        true
     }
 
     fn opponent_model() -> Option<&'static OpponentModel> {

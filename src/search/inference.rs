@@ -199,19 +199,19 @@ impl<G: Game> DealSampler<G> for Inferred<G> {
 /// rule (uniform among its choices) or the learned model. `None` when the game has no such
 /// model.
 pub fn move_probability<G: Game>(state: &G, mv: G::Move, config: &InferenceConfig) -> Option<f64> {
-    let legal = state.legal_moves();
-    let modelled = match config.model {
+    let (modelled, legal) = match config.model {
         OpponentModelKind::Rule => {
             let rule = state.heuristic_moves()?;
-            if rule.contains(mv) {
+            let p = if rule.contains(mv) {
                 1.0 / rule.len() as f64
             } else {
                 0.0
-            }
+            };
+            (p, state.legal_moves().len())
         }
-        OpponentModelKind::Learned => G::opponent_model()?.probability(state, mv)?,
+        OpponentModelKind::Learned => G::opponent_model()?.probability_among(state, mv)?,
     };
-    Some((1.0 - config.epsilon) * modelled + config.epsilon / legal.len() as f64)
+    Some((1.0 - config.epsilon) * modelled + config.epsilon / legal as f64)
 }
 
 /// The natural log of a deal's likelihood of the plays in `history` by the seats other than

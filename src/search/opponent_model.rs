@@ -146,17 +146,23 @@ impl OpponentModel {
     /// The model's probability that the seat to move in `state` plays `mv` (legal there);
     /// `None` when the game does not describe its moves to the model.
     pub fn probability<G: Game>(&self, state: &G, mv: G::Move) -> Option<f64> {
-        let (mut total, mut played) = (0.0, 0.0);
-        let legal = state.legal_moves();
-        for k in 0..legal.len() {
-            let m = legal.nth(k);
-            let w = self.weight(&state.model_features(m)?);
+        self.probability_among(state, mv).map(|(p, _)| p)
+    }
+
+    /// [`OpponentModel::probability`] and the number of legal moves it was shared among, from
+    /// one pass over the moves ([`Game::visit_model_features`]).
+    #[inline]
+    pub fn probability_among<G: Game>(&self, state: &G, mv: G::Move) -> Option<(f64, usize)> {
+        let (mut total, mut played, mut moves) = (0.0, 0.0, 0);
+        let described = state.visit_model_features(|m, features| {
+            let w = self.weight(&features);
             total += w;
+            moves += 1;
             if m == mv {
                 played = w;
             }
-        }
-        (total > 0.0).then(|| played / total)
+        });
+        (described && total > 0.0).then(|| (played / total, moves))
     }
 
     /// Writes the model as [`OpponentModel::parse`] reads it, under the comment lines of
@@ -195,16 +201,15 @@ impl Decision {
         }
         let mut options = Vec::with_capacity(legal.len());
         let mut chosen = None;
-        for k in 0..legal.len() {
-            let m = legal.nth(k);
+        let described = state.visit_model_features(|m, features| {
             if m == mv {
                 chosen = Some(options.len());
             }
-            options.push(state.model_features(m)?);
-        }
+            options.push(features);
+        });
         Some(Decision {
             options,
-            chosen: chosen?,
+            chosen: chosen.filter(|_| described)?,
         })
     }
 }

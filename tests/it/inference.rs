@@ -297,6 +297,19 @@ fn reads_only_the_movers_view<G: GameDef + HiddenInfo>(game: &str, length: usize
             assert!(f.iter().all(|&i| (i as usize) < G::model_params()));
             compared += 1;
         }
+        // The one-pass reading inference uses gives every legal move, in order, the features
+        // the move-by-move reading gives, in both deals.
+        for state in [&truth, &other] {
+            let mut visited = Vec::new();
+            assert!(state.visit_model_features(|mv, f| visited.push((mv, f))));
+            let one_by_one: Vec<_> = state
+                .legal_moves()
+                .to_vec()
+                .into_iter()
+                .map(|mv| (mv, state.model_features(mv).unwrap()))
+                .collect();
+            assert_eq!(visited, one_by_one, "{game} seed {seed}");
+        }
     }
     assert!(compared > 100);
 }
