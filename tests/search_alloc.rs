@@ -37,6 +37,11 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
+/// The long search of each comparison. Any allocation made per iteration (or per few
+/// iterations) would add thousands of allocations here over the short search's 100 or 1,000,
+/// far beyond the few the parallel pools make on their own.
+const LONG: u64 = 5_000;
+
 struct Check;
 
 impl GameVisitor for Check {
@@ -112,8 +117,8 @@ impl GameVisitor for Check {
             };
             // Warm-up: buffers reach their working size, and the arena the size the longer
             // search needs (arenas are sized from the budget once, before the search).
-            count(20_000);
-            let (short, long) = (count(short_n), count(20_000));
+            count(LONG);
+            let (short, long) = (count(short_n), count(LONG));
             if spec.contains("parallel") {
                 // The pool's own machinery allocates a little now and then, independently of
                 // the search: rayon's job queues take a new block every 63 jobs and
@@ -165,9 +170,9 @@ fn pentago_agents() {
     };
     let (mut short, mut long) = (
         build("pentago-student:iterations=1000"),
-        build("pentago-student:iterations=20000"),
+        build(&format!("pentago-student:iterations={LONG}")),
     );
-    let (a, b) = (count(&mut short, 1000), count(&mut long, 20_000));
+    let (a, b) = (count(&mut short, 1000), count(&mut long, LONG));
     assert_eq!(a, b, "pentago-student: allocations grow with iterations");
     for spec in [
         "pentago-strong",
@@ -177,9 +182,9 @@ fn pentago_agents() {
         "pentago-strong:parallel=root,threads=2",
     ] {
         let mut agent = build(spec);
-        count(&mut agent, 20_000); // warm-up, as above
+        count(&mut agent, LONG); // warm-up, as above
 
-        let (short, long) = (count(&mut agent, 1000), count(&mut agent, 20_000));
+        let (short, long) = (count(&mut agent, 1000), count(&mut agent, LONG));
         // As above: a parallel search's pool allocates a few times on its own.
         let slack = if spec.contains("parallel") { 4 } else { 0 };
         assert!(long.abs_diff(short) <= slack, "{spec}: {short} vs {long}");
@@ -193,6 +198,6 @@ fn main() {
     }
     pentago_agents();
     println!(
-        "search_alloc: short searches and searches of 20,000 iterations allocate the same: ok"
+        "search_alloc: short searches and searches of {LONG} iterations allocate the same: ok"
     );
 }

@@ -14,7 +14,7 @@
 use std::time::Instant;
 
 use crate::agents::{ChildStat, Decision};
-use crate::game::{DealSampler, Game, MoveSet, Rng};
+use crate::game::{DealSampler, Game, MoveSet, Rng, TreeMove};
 use crate::limits;
 use crate::search::Budget;
 use crate::spec::{OptionDoc, Spec, SpecError};
@@ -210,6 +210,33 @@ pub fn decide_weighted<G: Game, S: DealSampler<G>>(
     budget: &Budget,
     rng: &mut Rng,
 ) -> Option<Decision<G::Move>> {
+    let [decision] = decide_weightings(
+        config,
+        solver,
+        sampler,
+        |deal| [weight(deal)],
+        legal,
+        budget,
+        rng,
+    )?;
+    decision
+}
+
+/// [`decide_weighted`] under `K` weightings of the same deals at once, each deal solved once:
+/// `weights(deal)` gives its weight in each. The decisions are what `K` calls of
+/// [`decide_weighted`] with the same generator would give (the deals drawn are the same), at
+/// the cost of one; a test compares the information set's deals alike with their likelihood
+/// this way. `None` where [`decide`] would leave the decision to the tree; a weighting whose
+/// weights sum to zero gives `None` in its place.
+pub fn decide_weightings<G: Game, S: DealSampler<G>, const K: usize>(
+    config: &EndgameConfig,
+    solver: &mut Option<Solver>,
+    sampler: &S,
+    mut weights: impl FnMut(&G) -> [f64; K],
+    legal: &G::Moves,
+    budget: &Budget,
+    rng: &mut Rng,
+) -> Option<[Option<Decision<G::Move>>; K]> {
     let start = Instant::now();
     let ops = G::exact()?;
     // Any consistent deal tells how many cards are left and whether the solver applies: both
@@ -220,46 +247,23 @@ pub fn decide_weighted<G: Game, S: DealSampler<G>>(
         return None;
     }
     let solver = solver.get_or_insert_with(|| Solver::new(Solver::DEFAULT_TABLE_BITS));
-    let mut tallies: Vec<Tally<G::Move>> = legal
-        .to_vec()
-        .into_iter()
-        .map(|mv| Tally {
-            mv,
-            reward: 0.0,
-            value: 0.0,
-            votes: 0.0,
-        })
-        .collect();
-    let mut values: Vec<MoveValue<G::Move>> = Vec::with_capacity(tallies.len());
-    let mut solved = 0u64;
-    let mut total_weight = 0.0;
-    let mut has_reward = true;
+    let mut tallies: [Tallies<G::Move>; K] = std::array::from_fn(|_| Tallies::new(legal));
+    let mut values: Vec<MoveValue<G::Move>> = Vec::with_capacity(legal.len());
     let mut solve = |state: G| {
         if ops.move_values(solver, &state, &mut values).is_err() {
             return;
         }
-        let w = weight(&state);
-        solved += 1;
-        total_weight += w;
         // (reward, value) of each move in this deal; a hand holds at most 13 moves.
         let mut scores = [(0.0, 0.0); 16];
-        let mut best = (f64::NEG_INFINITY, f64::NEG_INFINITY);
-        for ((t, mv), score) in tallies.iter_mut().zip(&values).zip(scores.iter_mut()) {
-            debug_assert!(t.mv == mv.mv, "every deal has the observer's legal moves");
+        let mut has_reward = true;
+        for (mv, score) in values.iter().zip(scores.iter_mut()) {
             let reward = ops.reward_of(&state, mv.value);
             has_reward &= reward.is_some();
             *score = (reward.unwrap_or(0.0), mv.value as f64);
-            t.reward += w * score.0;
-            t.value += w * score.1;
-            if *score > best {
-                best = *score;
-            }
         }
-        let winners = scores.iter().filter(|&&s| s == best).count() as f64;
-        for (t, &s) in tallies.iter_mut().zip(&scores) {
-            if s == best {
-                t.votes += w / winners;
-            }
+        let scores = &scores[..values.len()];
+        for (t, w) in tallies.iter_mut().zip(weights(&state)) {
+            t.add(&values, scores, has_reward, w);
         }
     };
     let enumerated = sampler.count() <= config.deals as u128
@@ -278,46 +282,105 @@ pub fn decide_weighted<G: Game, S: DealSampler<G>>(
             solve(sampler.sample(rng));
         }
     }
-    // No deal solved, or weights that say nothing (all zero: every deal ruled out, which an
-    // opponent model with a random-move share cannot do): leave the decision to the tree.
-    if solved == 0 || !(total_weight > 0.0 && total_weight.is_finite()) {
+    // No deal solved: leave the decision to the tree.
+    if tallies[0].solved == 0 {
         return None;
     }
-    let n = total_weight;
-    let key = |t: &Tally<G::Move>| match config.pick {
-        Pick::Mean => (t.reward / n, t.value / n, 0.0),
-        Pick::Vote => (t.votes, t.reward / n, t.value / n),
-    };
-    let mut order: Vec<usize> = (0..tallies.len()).collect();
-    order.sort_by(|&a, &b| {
-        key(&tallies[b])
-            .partial_cmp(&key(&tallies[a]))
-            .unwrap_or(std::cmp::Ordering::Equal)
-    });
-    let children = order
-        .iter()
-        .map(|&i| {
-            let t = &tallies[i];
-            ChildStat {
-                mv: t.mv,
-                visits: solved,
-                availability: solved,
-                mean: if has_reward {
-                    t.reward / n
-                } else {
-                    t.value / n
-                },
-                // Votes in deals' worth: the deals that voted, when every weight is 1.
-                votes: (t.votes * solved as f64 / n).round() as u64,
+    Some(tallies.map(|t| t.decision(config.pick, start)))
+}
+
+/// One weighting's totals over the deals solved (see [`decide_weightings`]).
+struct Tallies<M> {
+    moves: Vec<Tally<M>>,
+    solved: u64,
+    total_weight: f64,
+    has_reward: bool,
+}
+
+impl<M: TreeMove + PartialEq> Tallies<M> {
+    fn new(legal: &impl MoveSet<M>) -> Tallies<M> {
+        Tallies {
+            moves: legal
+                .to_vec()
+                .into_iter()
+                .map(|mv| Tally {
+                    mv,
+                    reward: 0.0,
+                    value: 0.0,
+                    votes: 0.0,
+                })
+                .collect(),
+            solved: 0,
+            total_weight: 0.0,
+            has_reward: true,
+        }
+    }
+
+    /// Counts one deal with weight `w`: `scores` are its moves' (reward, value), in the order
+    /// of `values`, which is the order of the legal moves.
+    fn add(&mut self, values: &[MoveValue<M>], scores: &[(f64, f64)], has_reward: bool, w: f64) {
+        self.solved += 1;
+        self.total_weight += w;
+        self.has_reward &= has_reward;
+        let best = scores
+            .iter()
+            .fold((f64::NEG_INFINITY, f64::NEG_INFINITY), |best, &s| {
+                if s > best { s } else { best }
+            });
+        let winners = scores.iter().filter(|&&s| s == best).count() as f64;
+        for ((t, mv), &score) in self.moves.iter_mut().zip(values).zip(scores) {
+            debug_assert!(t.mv == mv.mv, "every deal has the observer's legal moves");
+            t.reward += w * score.0;
+            t.value += w * score.1;
+            if score == best {
+                t.votes += w / winners;
             }
+        }
+    }
+
+    /// The move of the best mean (or most votes), or `None` for weights that say nothing (all
+    /// zero: every deal ruled out, which an opponent model with a random-move share cannot do).
+    fn decision(&self, pick: Pick, start: Instant) -> Option<Decision<M>> {
+        let n = self.total_weight;
+        if !(n > 0.0 && n.is_finite()) {
+            return None;
+        }
+        let key = |t: &Tally<M>| match pick {
+            Pick::Mean => (t.reward / n, t.value / n, 0.0),
+            Pick::Vote => (t.votes, t.reward / n, t.value / n),
+        };
+        let mut order: Vec<usize> = (0..self.moves.len()).collect();
+        order.sort_by(|&a, &b| {
+            key(&self.moves[b])
+                .partial_cmp(&key(&self.moves[a]))
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        let solved = self.solved;
+        let children = order
+            .iter()
+            .map(|&i| {
+                let t = &self.moves[i];
+                ChildStat {
+                    mv: t.mv,
+                    visits: solved,
+                    availability: solved,
+                    mean: if self.has_reward {
+                        t.reward / n
+                    } else {
+                        t.value / n
+                    },
+                    // Votes in deals' worth: the deals that voted, when every weight is 1.
+                    votes: (t.votes * solved as f64 / n).round() as u64,
+                }
+            })
+            .collect::<Vec<_>>();
+        Some(Decision {
+            mv: children[0].mv,
+            iterations: solved,
+            elapsed: start.elapsed(),
+            children,
+            nodes: 0,
+            tree_full: false,
         })
-        .collect::<Vec<_>>();
-    Some(Decision {
-        mv: children[0].mv,
-        iterations: solved,
-        elapsed: start.elapsed(),
-        children,
-        nodes: 0,
-        tree_full: false,
-    })
+    }
 }

@@ -268,6 +268,28 @@ fn hybrid_matches_definition<G: GameDef + Solvable>(
             &mut rng,
         )
         .expect("in the endgame");
+        // Both weightings at once solve each deal once and decide the same.
+        let both = hybrid::decide_weightings(
+            &cfg,
+            &mut solver,
+            &sampler,
+            |s: &G| [1.0, uneven_weight(s)],
+            &legal,
+            &Budget::iterations(1),
+            &mut rng,
+        )
+        .expect("in the endgame");
+        for (one, alone) in both.iter().zip([&d, &weighted]) {
+            let one = one.as_ref().expect("positive weights");
+            assert_eq!(one.mv, alone.mv);
+            assert_eq!(one.iterations, alone.iterations);
+            for (a, b) in one.children.iter().zip(&alone.children) {
+                assert_eq!(
+                    (a.mv, a.mean.to_bits(), a.votes),
+                    (b.mv, b.mean.to_bits(), b.votes)
+                );
+            }
+        }
         let mut sums: Vec<(G::Move, f64, f64)> =
             legal.to_vec().into_iter().map(|m| (m, 0.0, 0.0)).collect();
         let mut weighted_sums = sums.clone();

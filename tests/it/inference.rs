@@ -197,18 +197,23 @@ fn inference_moves_the_exact_endgame_toward_the_true_deals_best_move() {
         let regret = |mv| best - truth_values.iter().find(|m| m.mv == mv).unwrap().value;
         let mut rng = rng_from_seed(seed);
         let budget = Budget::iterations(1);
-        let even = hybrid::decide(&config, &mut solver, &uniform, &legal, &budget, &mut rng)
-            .expect("12 cards left: the endgame decides");
-        let weighted = hybrid::decide_weighted(
+        // Both decisions from one solve of each deal: the deals alike, and by likelihood.
+        let [even, weighted] = hybrid::decide_weightings(
             &config,
             &mut solver,
             &uniform,
-            |deal: &Sueca| likelihood(deal, observer, &history, &rule, &mut rng_from_seed(0)),
+            |deal: &Sueca| {
+                [
+                    1.0,
+                    likelihood(deal, observer, &history, &rule, &mut rng_from_seed(0)),
+                ]
+            },
             &legal,
             &budget,
             &mut rng,
         )
-        .expect("12 cards left: the endgame decides");
+        .expect("12 cards left: the endgame decides")
+        .map(|d| d.expect("weights that rule nothing out"));
         compared += 1;
         if weighted.mv != even.mv {
             changed += 1;
