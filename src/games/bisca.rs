@@ -809,7 +809,7 @@ impl HiddenInfo for Bisca {
                 }
                 left.remove(card);
                 stock[slot] = card;
-                gone_by = gone_by - played_in[k];
+                gone_by -= played_in[k];
             }
             *hand = left;
         }
