@@ -249,21 +249,30 @@ pub fn decide_weightings<G: Game, S: DealSampler<G>, const K: usize>(
     let solver = solver.get_or_insert_with(|| Solver::new(Solver::DEFAULT_TABLE_BITS));
     let mut tallies: [Tallies<G::Move>; K] = std::array::from_fn(|_| Tallies::new(legal));
     let mut values: Vec<MoveValue<G::Move>> = Vec::with_capacity(legal.len());
+    // What a deal says, whatever its weights: how many were solved, and whether the game's
+    // exact values gave a reward in every one.
+    let (mut solved, mut has_reward) = (0u64, true);
     let mut solve = |state: G| {
         if ops.move_values(solver, &state, &mut values).is_err() {
             return;
         }
         // (reward, value) of each move in this deal; a hand holds at most 13 moves.
         let mut scores = [(0.0, 0.0); 16];
-        let mut has_reward = true;
         for (mv, score) in values.iter().zip(scores.iter_mut()) {
             let reward = ops.reward_of(&state, mv.value);
             has_reward &= reward.is_some();
             *score = (reward.unwrap_or(0.0), mv.value as f64);
         }
+        solved += 1;
         let scores = &scores[..values.len()];
+        let best = scores
+            .iter()
+            .fold((f64::NEG_INFINITY, f64::NEG_INFINITY), |best, &s| {
+                if s > best { s } else { best }
+            });
+        let winners = scores.iter().filter(|&&s| s == best).count() as f64;
         for (t, w) in tallies.iter_mut().zip(weights(&state)) {
-            t.add(&values, scores, has_reward, w);
+            t.add(&values, scores, best, winners, w);
         }
     };
     let enumerated = sampler.count() <= config.deals as u128
@@ -283,18 +292,16 @@ pub fn decide_weightings<G: Game, S: DealSampler<G>, const K: usize>(
         }
     }
     // No deal solved: leave the decision to the tree.
-    if tallies[0].solved == 0 {
+    if solved == 0 {
         return None;
     }
-    Some(tallies.map(|t| t.decision(config.pick, start)))
+    Some(tallies.map(|t| t.decision(config.pick, solved, has_reward, start)))
 }
 
 /// One weighting's totals over the deals solved (see [`decide_weightings`]).
 struct Tallies<M> {
     moves: Vec<Tally<M>>,
-    solved: u64,
     total_weight: f64,
-    has_reward: bool,
 }
 
 impl<M: TreeMove + PartialEq> Tallies<M> {
@@ -310,24 +317,22 @@ impl<M: TreeMove + PartialEq> Tallies<M> {
                     votes: 0.0,
                 })
                 .collect(),
-            solved: 0,
             total_weight: 0.0,
-            has_reward: true,
         }
     }
 
     /// Counts one deal with weight `w`: `scores` are its moves' (reward, value), in the order
-    /// of `values`, which is the order of the legal moves.
-    fn add(&mut self, values: &[MoveValue<M>], scores: &[(f64, f64)], has_reward: bool, w: f64) {
-        self.solved += 1;
+    /// of `values`, which is the order of the legal moves; `best` is the highest of them, which
+    /// `winners` moves share.
+    fn add(
+        &mut self,
+        values: &[MoveValue<M>],
+        scores: &[(f64, f64)],
+        best: (f64, f64),
+        winners: f64,
+        w: f64,
+    ) {
         self.total_weight += w;
-        self.has_reward &= has_reward;
-        let best = scores
-            .iter()
-            .fold((f64::NEG_INFINITY, f64::NEG_INFINITY), |best, &s| {
-                if s > best { s } else { best }
-            });
-        let winners = scores.iter().filter(|&&s| s == best).count() as f64;
         for ((t, mv), &score) in self.moves.iter_mut().zip(values).zip(scores) {
             debug_assert!(t.mv == mv.mv, "every deal has the observer's legal moves");
             t.reward += w * score.0;
@@ -340,7 +345,13 @@ impl<M: TreeMove + PartialEq> Tallies<M> {
 
     /// The move of the best mean (or most votes), or `None` for weights that say nothing (all
     /// zero: every deal ruled out, which an opponent model with a random-move share cannot do).
-    fn decision(&self, pick: Pick, start: Instant) -> Option<Decision<M>> {
+    fn decision(
+        &self,
+        pick: Pick,
+        solved: u64,
+        has_reward: bool,
+        start: Instant,
+    ) -> Option<Decision<M>> {
         let n = self.total_weight;
         if !(n > 0.0 && n.is_finite()) {
             return None;
@@ -355,7 +366,6 @@ impl<M: TreeMove + PartialEq> Tallies<M> {
                 .partial_cmp(&key(&self.moves[a]))
                 .unwrap_or(std::cmp::Ordering::Equal)
         });
-        let solved = self.solved;
         let children = order
             .iter()
             .map(|&i| {
@@ -364,7 +374,7 @@ impl<M: TreeMove + PartialEq> Tallies<M> {
                     mv: t.mv,
                     visits: solved,
                     availability: solved,
-                    mean: if self.has_reward {
+                    mean: if has_reward {
                         t.reward / n
                     } else {
                         t.value / n
