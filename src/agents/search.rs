@@ -54,8 +54,9 @@ pub struct SearchAgent<G: HiddenInfo> {
     /// Its exact solver's table: made at the first endgame decision, dropped by
     /// [`Agent::release_memory`] (megabytes an idle engine need not hold).
     solver: Option<Solver>,
-    /// Tree reuse (`reuse=true`): the seat and the moves so far when the last search began,
-    /// which say how to walk from its root to the position of the next decision.
+    /// With tree reuse (`reuse=true`) or n-gram statistics kept (`nast_decay`): the seat and
+    /// the moves so far when the last search began, which say whether the next decision
+    /// continues its game and how to walk from its root to that decision's position.
     last_search: Option<(Seat, Vec<Seen<G::Move>>)>,
     /// The subtree of the last search kept for the next one.
     kept: KeptTree<G::Move>,
@@ -131,6 +132,23 @@ impl<G: HiddenInfo> SearchAgent<G> {
         self.searcher.config()
     }
 
+    /// True when this decision is a later one of the last search's game, by the same seat:
+    /// its moves so far extend the last search's.
+    fn continues_last_search(&self, view: &View<'_, G>) -> bool {
+        let Some((seat, before)) = &self.last_search else {
+            return false;
+        };
+        let now = view.history();
+        *seat == view.observer() && now.len() > before.len() && now[..before.len()] == before[..]
+    }
+
+    /// True when a search passes something to the next decision of its game (a subtree, or
+    /// n-gram statistics), so that the agent must remember where the last search began.
+    fn carries_between_decisions(&self) -> bool {
+        let config = self.searcher.config();
+        config.reuse || config.nast_decay > 0.0
+    }
+
     /// Keeps the last search's subtree below the moves played since, when this decision
     /// continues that search's game: the same seat, its moves so far a continuation of the
     /// last search's, every move since seen by the seat and in the tree. False otherwise (the
@@ -140,12 +158,8 @@ impl<G: HiddenInfo> SearchAgent<G> {
             return false;
         };
         let now = view.history();
-        let continues = *seat == view.observer()
-            && now.len() > before.len()
-            && now[..before.len()] == before[..]
-            // The first move since is the seat's own, from the last search's root.
-            && now[before.len()].0 == *seat;
-        if !continues {
+        // The first move since is the seat's own, from the last search's root.
+        if !self.continues_last_search(view) || now[before.len()].0 != *seat {
             return false;
         }
         // Once per decision, not per iteration.
@@ -177,9 +191,13 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
     fn release_memory(&mut self) {
         self.searcher.release_memory();
         self.solver = None;
-        // The next search starts afresh.
+        // The next search starts afresh, without a subtree; the n-gram statistics are small
+        // and stay with the searcher, so with `nast_decay` alone the next decision of this
+        // game still continues from them.
         self.kept.release_memory();
-        self.last_search = None;
+        if self.searcher.config().reuse {
+            self.last_search = None;
+        }
     }
 
     fn keeps_trees(&self) -> bool {
@@ -265,6 +283,11 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
                 return Ok(d);
             }
         }
+        // n-gram statistics kept: decayed, not cleared, when this decision continues the
+        // last search's game.
+        if self.searcher.config().nast_decay > 0.0 && self.continues_last_search(&view) {
+            self.searcher.continue_game();
+        }
         // Tree reuse: the last search's subtree below the moves played since, if it has one.
         let reused = self.searcher.config().reuse && self.keep_subtree(&view);
         let graft = if reused { self.kept.kept() } else { None }.map(|kept| (kept, legal.bits()));
@@ -322,7 +345,7 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
         }
         // No child at all only when the budget allowed no iteration: any legal move will do.
         let mv = children.first().map_or_else(|| legal.random(rng), |c| c.mv);
-        if self.searcher.config().reuse {
+        if self.carries_between_decisions() {
             self.last_search = Some((view.observer(), view.history().to_vec()));
         }
         Ok(Decision {
@@ -500,6 +523,56 @@ mod tests {
         assert!((0..10).any(|seed| reuses::<Bisca>("bisca", tree, seed)));
         // Sueca: a whole round of four moves down.
         assert!(reuses::<Sueca>("sueca", "ismcts:reuse=true", 5));
+    }
+
+    #[test]
+    fn nast_decay_carries_the_ngram_statistics_to_the_next_decision_of_a_game() {
+        // One round of Sueca: the agent's first decision searches 400 iterations, its second
+        // (the others having played) one. An iteration logs at most the 36 moves left then
+        // (forced moves are not drawn, and some are not logged), so after the second search
+        // the tables hold the first search's plays plus at most 36 when they were kept
+        // (nast_decay=1), and at most 36 when they were cleared: without nast_decay, or when
+        // the decision does not continue the last search's game. The engine protocol releases
+        // an agent's memory after each decision, which must not lose them.
+        let plays = |a: &SearchAgent<Sueca>| a.searcher.ngram_stats().unwrap().total_count();
+        for (spec, continues, kept) in [
+            ("ismcts:playout=nast", true, false),
+            ("ismcts:playout=nast,nast_decay=1", true, true),
+            ("ismcts:playout=epic,policy=ucb1,nast_decay=1", true, true),
+            ("ismcts:playout=nast,nast_decay=1", false, false),
+        ] {
+            let mut agent = agent::<Sueca>(spec);
+            let mut rng = rng_from_seed(5);
+            let config = Sueca::config(&"sueca".parse().unwrap()).unwrap();
+            let mut state = Sueca::new_game(&config, &mut rng);
+            let me = state.current_seat();
+            let mut seen = Vec::new();
+            while seen.is_empty() || state.current_seat() != me {
+                let mv = if seen.is_empty() {
+                    let view = View::new(&state, me);
+                    let budget = Budget::iterations(400);
+                    agent.choose(view, budget, &mut rng).unwrap().mv
+                } else {
+                    state.legal_moves().random(&mut rng)
+                };
+                seen.push((state.current_seat(), Some(mv)));
+                state.play(mv);
+            }
+            let first = plays(&agent);
+            assert!(first > 400 * 30, "{spec}: {first}");
+            agent.release_memory();
+            let history = if continues { &seen[..] } else { &[] };
+            let view = View::new(&state, me).with_history(history);
+            let d = agent.choose(view, Budget::iterations(1), &mut rng).unwrap();
+            assert_eq!(d.iterations, 1);
+            let own = plays(&agent)
+                .checked_sub(if kept { first } else { 0 })
+                .expect("the first search's plays kept");
+            assert!(
+                (1..=36).contains(&own),
+                "{spec}, continues {continues}: {own}"
+            );
+        }
     }
 
     #[test]

@@ -462,8 +462,8 @@ impl Game for Bisca {
     /// NAST with UCB1 playouts (the thesis's best for Bisca) and positive win or loss: at 20 ms
     /// a move it beat the general preset by 46 Elo, whose margin reward buys card points but
     /// not wins here; with inference by the learned model (the pasts of the draws drawn, see
-    /// [`HiddenInfo::rewind`]) it beat NAST UCB1 alone by 40 Elo at 16,000 iterations
-    /// (docs/results.md).
+    /// [`HiddenInfo::rewind`]) it beat NAST UCB1 alone by 19 Elo (+3 … +36, 600 deals) at
+    /// 16,000 iterations and by 24 at 200 ms a move (docs/results.md).
     const STRONG_PRESET: &'static str =
         "playout=nast,policy=ucb1,reward=pwl,infer=1000,infer_model=learned,infer_eps=0.1";
 

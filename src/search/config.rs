@@ -109,6 +109,10 @@ pub struct SearchConfig {
     pub inference: InferenceConfig,
     /// Tree reuse between decisions (`reuse`; ISMCTS and UCT, one tree per search).
     pub reuse: bool,
+    /// NAST and EPIC statistics kept from one decision of a game to the next, their play
+    /// counts scaled by this factor (`nast_decay`; 0: cleared before every search, as the
+    /// thesis does).
+    pub nast_decay: f64,
     /// The share of a multi-action turn's budget that its first action gets (`turn_share`);
     /// `None`: every action the per-move budget.
     pub turn_share: Option<f64>,
@@ -265,6 +269,14 @@ const OPT_REUSE: OptionDoc = OptionDoc {
            since (the thesis's sub-tree preservation; not with parallel=root)",
 };
 
+const OPT_NAST_DECAY: OptionDoc = OptionDoc {
+    key: "nast_decay",
+    default: "0",
+    help: "playout=nast or epic: keep the n-gram statistics from one decision of a game to the \
+           next, each n-gram's play count scaled by this factor in [0, 1] and its mean kept \
+           (0: cleared before every search, as the thesis does; 1: kept whole)",
+};
+
 const OPT_TURN_SHARE: OptionDoc = OptionDoc {
     key: "turn_share",
     default: "even",
@@ -296,6 +308,7 @@ pub const SEARCH_OPTIONS: &[OptionDoc] = &[
     OPT_INFER_EPS,
     OPT_INFER_MODEL,
     OPT_REUSE,
+    OPT_NAST_DECAY,
     OPT_TURN_SHARE,
 ];
 
@@ -454,6 +467,7 @@ impl SearchConfig {
             rollout: Rollout::default(),
             inference: InferenceConfig::default(),
             reuse: false,
+            nast_decay: 0.0,
             turn_share: None,
         }
     }
@@ -591,6 +605,23 @@ impl SearchConfig {
                     .into(),
             ));
         }
+        let nast_decay = match spec.raw("nast_decay") {
+            None => 0.0,
+            Some(text) => match text.parse::<f64>() {
+                Ok(f) if (0.0..=1.0).contains(&f) => f,
+                _ => {
+                    return Err(err(format!(
+                        "nast_decay={text} is not a number between 0 and 1"
+                    )));
+                }
+            },
+        };
+        if nast_decay > 0.0 && !matches!(rollout.playout, Playout::Ngrams(_)) {
+            return Err(err(format!(
+                "nast_decay applies to playout=nast and playout=epic only (playout={})",
+                rollout.playout
+            )));
+        }
         let turn_share = match spec.raw("turn_share") {
             None => None,
             Some(text) => match text.parse::<f64>() {
@@ -614,6 +645,7 @@ impl SearchConfig {
             rollout,
             inference,
             reuse,
+            nast_decay,
             turn_share,
         })
     }
@@ -648,6 +680,9 @@ impl SearchConfig {
         // Written only when on, so that the specs of earlier logs read the same.
         if self.reuse {
             parts.push("reuse=true".into());
+        }
+        if self.nast_decay > 0.0 {
+            parts.push(format!("nast_decay={}", self.nast_decay));
         }
         if let Some(f) = self.turn_share {
             parts.push(format!("turn_share={f}"));
@@ -696,6 +731,8 @@ mod tests {
             "ismcts:turn_share=0.6,reuse=true",
             "pimc:turn_share=0.25",
             "uct:reuse=true",
+            "ismcts:playout=nast,policy=ucb1,nast_decay=0.5",
+            "pimc:playout=epic,nast_decay=1",
         ] {
             let cfg = parse(text).unwrap();
             let name = text.split(':').next().unwrap();
@@ -785,6 +822,18 @@ mod tests {
                 "turn_share=1 is not a number between 0 and 1",
             ),
             ("ismcts:turn_share=most", "turn_share=most is not a number"),
+            (
+                "ismcts:playout=nast,nast_decay=1.5",
+                "nast_decay=1.5 is not a number between 0 and 1",
+            ),
+            (
+                "ismcts:playout=nast,nast_decay=half",
+                "nast_decay=half is not a number",
+            ),
+            (
+                "ismcts:nast_decay=0.5",
+                "nast_decay applies to playout=nast and playout=epic only (playout=random)",
+            ),
             ("ismcts:infer=10,infer_model=oracle", "infer_model=oracle"),
             ("ismcts:infer_model=learned", "only with infer=N"),
         ] {

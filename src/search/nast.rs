@@ -696,6 +696,51 @@ impl NgramStats {
         }
     }
 
+    /// Keeps what the last search learned for the next search of the same game, each n-gram's
+    /// play count scaled by `factor` (rounded to the nearest whole play) and its mean kept:
+    /// `factor` 1 keeps everything, 0 forgets everything as [`Self::reset`] does (statistics
+    /// "decayed between moves" rather than cleared; not while a search runs).
+    ///
+    /// The mean is kept exactly where the scaled count is not 0 (the total is the mean times
+    /// the new count, stored as the tables store totals), so the policies rank the moves as
+    /// the last search left them, with less confidence.
+    pub fn decay(&self, factor: f64) {
+        debug_assert!((0.0..=1.0).contains(&factor));
+        let unseen = self.unseen.to_bits();
+        // UCB1's exploration factors sit at the cell's index in whichever array is in use.
+        for cells in [&self.dense, &self.values] {
+            for (i, cell) in cells.iter().enumerate() {
+                let s = Stat::unpack(cell.stat.load(Relaxed));
+                if s.count == 0 {
+                    continue;
+                }
+                let count = (f64::from(s.count) * factor).round() as u32;
+                let explore = self.explore.get(i);
+                if count == 0 {
+                    cell.stat.store(0, Relaxed);
+                    cell.value.store(unseen, Relaxed);
+                    if let Some(e) = explore {
+                        e.store(0, Relaxed);
+                    }
+                    continue;
+                }
+                let kept = Stat::unpack(
+                    Stat {
+                        count,
+                        total: s.mean() * f64::from(count),
+                    }
+                    .pack(),
+                );
+                cell.stat.store(kept.pack(), Relaxed);
+                cell.value
+                    .store(self.config.policy.value(kept).to_bits(), Relaxed);
+                if let Some(e) = explore {
+                    e.store(self.config.policy.explore(count).to_bits(), Relaxed);
+                }
+            }
+        }
+    }
+
     /// The context of the next move, at `seat` and trick position `pos`, after the moves
     /// `before` (oldest first).
     #[inline]
@@ -1547,6 +1592,77 @@ mod tests {
                 let want = if n == 2 { (4, 3.0) } else { (3, 2.0) };
                 assert_eq!((s.count, s.total), want, "{policy} n={n}");
                 assert_eq!(check(&[1, 0], 2).count, 0);
+            }
+        }
+    }
+
+    #[test]
+    fn decay_scales_counts_keeps_means_and_stores_the_policys_weights() {
+        // Seat 1's reply 1 after 2 (n=2) or after 2, 1 (n=3): 4 and 3 plays, won 3 and 2;
+        // seat 0's opening 0: 2 plays, won 1; seat 0's 2 after 1: 3 plays, won 1 (n=2), or
+        // after 1, 2 (n=3): once, lost.
+        for policy in [Policy::Gibbs { tau: 0.3 }, Policy::Ucb1 { c: 0.7 }] {
+            for n in [2, 3] {
+                let stats = NgramStats::new(Ngrams {
+                    n,
+                    policy,
+                    episodic: false,
+                });
+                let games: [(&[u32], [f64; 4]); 3] = [
+                    (&[0, 1, 2, 1], [0.0, 1.0, 0.0, 0.0]),
+                    (&[0, 1, 2, 1], [1.0, 0.0, 0.0, 0.0]),
+                    (&[2, 1, 2, 1], [0.0, 1.0, 0.0, 0.0]),
+                ];
+                for (moves, rewards) in games {
+                    stats.record(&log_of(moves), &rewards, RewardFn::PositiveWinLoss);
+                }
+                let read = |seat: u8, before: &[u8], bit: u8| {
+                    let mut b = [NONE; MAX_N as usize - 1];
+                    b[..before.len()].copy_from_slice(before);
+                    let ctx = Context {
+                        seat,
+                        pos: 0,
+                        before: b,
+                    };
+                    let base = if n <= 2 { stats.dense_base(ctx) } else { 0 };
+                    (stats.get(ctx, base, bit), stats.candidate(ctx, base, bit))
+                };
+                let reply: &[u8] = if n == 2 { &[2] } else { &[2, 1] };
+                let opening: &[u8] = if n == 2 { &[] } else { &[NONE, NONE] };
+                let lost: &[u8] = if n == 2 { &[1] } else { &[1, 2] };
+                let played = |seat, before: &[u8], bit| read(seat, before, bit).0;
+                let (r, o, l) = (
+                    played(1, reply, 1),
+                    played(0, opening, 0),
+                    played(0, lost, 2),
+                );
+                assert_eq!((o.count, o.total), (2, 1.0), "{policy} n={n}");
+
+                // Half: 4 → 2, 3 → 2 (1.5 rounds up), 2 → 1, 1 → 1 (0.5 rounds up).
+                stats.decay(0.5);
+                for ((seat, before, bit), was) in
+                    [((1, reply, 1), r), ((0, opening, 0), o), ((0, lost, 2), l)]
+                {
+                    let (s, c) = read(seat, before, bit);
+                    let want = (f64::from(was.count) * 0.5).round() as u32;
+                    assert_eq!(s.count, want, "{policy} n={n} {before:?} {bit}");
+                    assert!((s.mean() - was.mean()).abs() < 1e-6, "{policy} n={n}");
+                    assert_eq!(c.value, policy.value(s), "{policy} n={n}");
+                    assert_eq!(c.explore, policy.explore(s.count), "{policy} n={n}");
+                }
+                // Whole: nothing changes.
+                let before = played(1, reply, 1);
+                stats.decay(1.0);
+                assert_eq!(played(1, reply, 1), before, "{policy} n={n}");
+                // A tenth of one or two plays is none: the n-gram reads as never seen.
+                stats.decay(0.1);
+                let (s, c) = read(0, lost, 2);
+                assert_eq!(s.count, 0, "{policy} n={n}");
+                assert_eq!(c.value, policy.value(Stat::default()), "{policy} n={n}");
+                assert_eq!(c.explore, 0.0, "{policy} n={n}");
+                // Nothing: as reset.
+                stats.decay(0.0);
+                assert_eq!(stats.total_count(), 0, "{policy} n={n}");
             }
         }
     }

@@ -92,8 +92,12 @@ pub struct Searcher<M: TreeMove> {
     trees: Vec<Tree<M>>,
     crew: Option<Crew>,
     /// NAST and EPIC statistics, shared by every thread and tree of a search, cleared before
-    /// each one.
+    /// each one (or decayed, see [`Searcher::continue_game`]).
     ngrams: Option<NgramStats>,
+    /// The next search continues the game of the last one, so its n-gram statistics are
+    /// decayed by `nast_decay` rather than cleared (set by [`Searcher::continue_game`], spent
+    /// by the next search).
+    continues_game: bool,
 }
 
 impl<M: TreeMove> std::fmt::Debug for Searcher<M> {
@@ -144,6 +148,7 @@ impl<M: TreeMove + Eq + Send + Sync + 'static> Searcher<M> {
             trees,
             crew,
             ngrams,
+            continues_game: false,
         })
     }
 
@@ -218,6 +223,13 @@ impl<M: TreeMove + Eq + Send + Sync + 'static> Searcher<M> {
         &self.config
     }
 
+    /// Says that the next search is a later decision of the same game as the last one, so
+    /// that what carries between decisions (the n-gram statistics, with `nast_decay`) carries;
+    /// without this call every search starts afresh.
+    pub fn continue_game(&mut self) {
+        self.continues_game = true;
+    }
+
     /// The NAST or EPIC statistics of the last search (`None` for other playouts).
     pub fn ngram_stats(&self) -> Option<&NgramStats> {
         self.ngrams.as_ref()
@@ -256,6 +268,8 @@ impl<M: TreeMove + Eq + Send + Sync + 'static> Searcher<M> {
         rng: &mut Rng,
         graft: Option<Graft<'_, M>>,
     ) -> Result<SearchResult<M>, SearchError> {
+        // Spent by this search whatever happens to it.
+        let continues = std::mem::take(&mut self.continues_game);
         let budget = &Budget {
             iterations: Some(
                 budget
@@ -290,7 +304,11 @@ impl<M: TreeMove + Eq + Send + Sync + 'static> Searcher<M> {
             virtual_loss: self.config.virtual_loss,
         };
         if let Some(stats) = &self.ngrams {
-            stats.reset();
+            if continues && self.config.nast_decay > 0.0 {
+                stats.decay(self.config.nast_decay);
+            } else {
+                stats.reset();
+            }
         }
         let rollout = Roller {
             rollout: self.config.rollout,

@@ -143,6 +143,13 @@ impl StrongAgent {
                 "turn_share does not apply: a Pentago-Swap turn is one move".into(),
             ));
         }
+        if config.nast_decay > 0.0 {
+            // Its decisions carry a subtree, found by its own path through the tree, which
+            // does not hand the searcher its n-gram statistics.
+            return Err(err(
+                "nast_decay is not supported by pentago-strong (use uct or ismcts)".into(),
+            ));
+        }
         let lookahead: u32 = spec.get("lookahead", 3)?;
         if lookahead.is_multiple_of(2) || lookahead > 7 {
             return Err(err(format!(
@@ -346,23 +353,28 @@ mod tests {
         let keys: Vec<&str> = INFO.options.iter().map(|o| o.key).collect();
         // The card games' exact endgame and the inference over hidden cards do not apply to a
         // perfect-information game, nor a split of multi-action turns to one whose turn is one
-        // move.
-        let card_only = |k: &str| {
+        // move; n-gram statistics kept between decisions are not supported here.
+        let not_offered = |k: &str| {
             k.starts_with("endgame")
                 || k.starts_with("infer")
                 || k == "leaf_solve"
                 || k == "turn_share"
+                || k == "nast_decay"
         };
-        for o in SEARCH_OPTIONS.iter().filter(|o| !card_only(o.key)) {
+        for o in SEARCH_OPTIONS.iter().filter(|o| !not_offered(o.key)) {
             assert_eq!(keys.iter().filter(|&&k| k == o.key).count(), 1, "{}", o.key);
         }
-        assert!(!keys.iter().any(|k| card_only(k)));
+        assert!(!keys.iter().any(|k| not_offered(k)));
     }
 
     #[test]
     fn options_that_do_not_apply_or_are_out_of_range_are_errors() {
         for (text, needle) in [
             ("pentago-strong:turn_share=0.5", "turn_share does not apply"),
+            (
+                "pentago-strong:playout=nast,nast_decay=0.5",
+                "nast_decay is not supported by pentago-strong",
+            ),
             ("pentago-strong:lookahead=2", "lookahead=2 must be odd"),
             ("pentago-strong:tree_solve=6", "tree_solve=6 is at most 5"),
         ] {
