@@ -8,8 +8,8 @@ use crate::search::config::{self, MO_ISMCTS_OPTIONS, PIMC_OPTIONS, SEARCH_OPTION
 use crate::search::graft::{KeptTree, find_path};
 use crate::search::worlds::Fixed;
 use crate::search::{
-    Algorithm, Budget, Graft, Sampled, SearchConfig, SearchError, SearchResult, Searcher, Worlds,
-    inference, ismcts, pimc, uct,
+    Algorithm, Budget, Graft, Playout, Sampled, SearchConfig, SearchError, SearchResult, Searcher,
+    Worlds, inference, ismcts, pimc, uct,
 };
 use crate::solver::Solver;
 use crate::solver::hybrid::{self, Cards};
@@ -121,6 +121,13 @@ impl<G: HiddenInfo> SearchAgent<G> {
         {
             return Err(SpecError(format!(
                 "{}: infer_model=learned: this game has no learned opponent model (sueca, hearts and bisca have)",
+                spec.name
+            )));
+        }
+        if matches!(config.rollout.playout, Playout::Model { .. }) && G::opponent_model().is_none()
+        {
+            return Err(SpecError(format!(
+                "{}: playout=model: this game has no learned opponent model (sueca, hearts and bisca have)",
                 spec.name
             )));
         }

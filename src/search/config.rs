@@ -229,8 +229,9 @@ const OPT_PLAYOUT: OptionDoc = OptionDoc {
     key: "playout",
     default: "random",
     help: "random | heuristic (the game's cheap rule: take a trick cheaply when it pays, else \
-           shed the least valuable card; a random move with probability epsilon) | nast[:n=N] \
-           (moves by a policy over per-seat statistics of n-grams of N moves, 1 to 4, default 2, \
+           shed the least valuable card; a random move with probability epsilon) | model (moves \
+           drawn from the game's learned opponent model, a random one with probability epsilon; \
+           sueca, hearts and bisca) | nast[:n=N] (moves by a policy over per-seat statistics of n-grams of N moves, 1 to 4, default 2, \
            learned from every iteration) | epic[:n=N] (the same with n-grams within a trick, \
            keyed by position in it)",
 };
@@ -243,7 +244,8 @@ const OPT_POLICY: OptionDoc = OptionDoc {
 const OPT_EPSILON: OptionDoc = OptionDoc {
     key: "epsilon",
     default: "0.1",
-    help: "heuristic playouts: probability of a uniformly random move instead of the rule's",
+    help: "heuristic and model playouts: probability of a uniformly random move instead of the \
+           rule's or the model's",
 };
 const OPT_PRESET: OptionDoc = OptionDoc {
     key: "preset",
@@ -320,7 +322,7 @@ pub const MO_ISMCTS_OPTIONS: &[OptionDoc] = &[
     OptionDoc {
         key: "playout",
         default: "random",
-        help: "random | heuristic (as for ismcts; NAST and EPIC learn from one tree's line of \
+        help: "random | heuristic | model (as for ismcts; NAST and EPIC learn from one tree's line of \
                play and are not offered)",
     },
     OPT_EPSILON,
@@ -429,6 +431,11 @@ fn parse_playout(text: &str) -> Result<Playout, String> {
                 epsilon: Playout::DEFAULT_EPSILON,
             });
         }
+        ("model", None) => {
+            return Ok(Playout::Model {
+                epsilon: Playout::DEFAULT_EPSILON,
+            });
+        }
         ("nast", _) => false,
         ("epic", _) => true,
         _ => return Err(format!("playout={text} is not one of {}", Playout::NAMES)),
@@ -504,8 +511,11 @@ impl SearchConfig {
         }
         let playout = match parse_playout(spec.raw("playout").unwrap_or("random")).map_err(err)? {
             Playout::Heuristic { .. } => Playout::Heuristic { epsilon },
+            Playout::Model { .. } => Playout::Model { epsilon },
             _ if spec.has("epsilon") => {
-                return Err(err("epsilon applies only to playout=heuristic".into()));
+                return Err(err(
+                    "epsilon applies only to playout=heuristic and playout=model".into(),
+                ));
             }
             Playout::Ngrams(g) => Playout::Ngrams(Ngrams {
                 policy: match spec.raw("policy") {
@@ -660,7 +670,9 @@ impl SearchConfig {
         parts.push(format!("c={}", self.c));
         parts.push(format!("playout={}", self.rollout.playout));
         match self.rollout.playout {
-            Playout::Heuristic { epsilon } => parts.push(format!("epsilon={epsilon}")),
+            Playout::Heuristic { epsilon } | Playout::Model { epsilon } => {
+                parts.push(format!("epsilon={epsilon}"))
+            }
             Playout::Ngrams(g) => parts.push(format!("policy={}", g.policy)),
             Playout::Random => {}
         }
@@ -718,6 +730,7 @@ mod tests {
             "pimc:dets=7,iterations=500,time_ms=20,parallel=leaf,threads=2",
             "ismcts:parallel=tree-locked,threads=3,max_nodes=1000",
             "ismcts:preset=strong,playout=heuristic,epsilon=0.25",
+            "ismcts:playout=model,epsilon=0.3",
             "pimc:reward=mix:w=0.5,vote=true",
             "uct:reward=wl",
             "ismcts:endgame=13,endgame_pick=vote,endgame_deals=50,leaf_solve=8",

@@ -1088,7 +1088,7 @@ fn draw_by_weights<K: MoveMask>(
 /// the total, the first index whose sum exceeds the point. Uniform when the total is zero or
 /// not finite, as [`sample`].
 #[inline(always)]
-fn sample_sums(sums: &[f64], rng: &mut Rng) -> usize {
+pub(crate) fn sample_sums(sums: &[f64], rng: &mut Rng) -> usize {
     let total = sums[sums.len() - 1];
     if total <= 0.0 || !total.is_finite() {
         return crate::cards::random_below(rng, sums.len() as u32) as usize;

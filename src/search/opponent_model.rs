@@ -127,7 +127,7 @@ impl OpponentModel {
     /// A move's softmax weight: `exp` of the sum of its features' parameters, as the product
     /// of their stored factors.
     #[inline]
-    fn weight(&self, f: &ModelFeatures) -> f64 {
+    pub fn weight(&self, f: &ModelFeatures) -> f64 {
         f.iter().map(|&i| self.factors[i as usize]).product()
     }
 

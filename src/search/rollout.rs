@@ -5,9 +5,11 @@ use std::fmt;
 
 use rand::Rng as _;
 
-use crate::game::{Game, MAX_SEATS, MoveSet, Rng};
+use crate::game::{Game, MAX_SEATS, MoveSet, Rng, TreeMove};
+use crate::mask::MoveMask;
 
 use super::nast::{self, MoveLog, NgramStats, Ngrams};
+use super::opponent_model::OpponentModel;
 use super::reward::RewardFn;
 
 /// The terminal reward of each seat (entries past `num_seats` are 0).
@@ -24,6 +26,14 @@ pub enum Playout {
         /// Probability of a random move instead of the rule's.
         epsilon: f64,
     },
+    /// Moves drawn from the game's learned opponent model ([`Game::opponent_model`]: the
+    /// softmax of its fitted scores over the legal moves, a model of how the search itself
+    /// plays), except that with probability `epsilon` a move is uniformly random. Only games
+    /// with a model offer it; elsewhere it plays uniformly random moves.
+    Model {
+        /// Probability of a random move instead of the model's.
+        epsilon: f64,
+    },
     /// NAST or EPIC: moves picked by a policy over n-gram statistics learned from the search's
     /// own iterations ([`super::nast`]). The statistics belong to a search: a playout run
     /// outside one ([`Playout::play_out`]) has none and plays uniformly random moves.
@@ -32,8 +42,8 @@ pub enum Playout {
 
 impl Playout {
     /// The names `playout=` accepts.
-    pub const NAMES: &'static str = "random, heuristic, nast[:n=N] or epic[:n=N]";
-    /// Default `epsilon` of heuristic playouts.
+    pub const NAMES: &'static str = "random, heuristic, model, nast[:n=N] or epic[:n=N]";
+    /// Default `epsilon` of heuristic and model playouts.
     pub const DEFAULT_EPSILON: f64 = 0.1;
 
     /// Plays `state` to the end.
@@ -42,6 +52,10 @@ impl Playout {
         match self {
             Playout::Random | Playout::Ngrams(_) => state.random_playout(rng),
             Playout::Heuristic { epsilon } => heuristic_playout(state, rng, epsilon),
+            Playout::Model { epsilon } => match G::opponent_model() {
+                Some(model) => model_playout(state, rng, epsilon, model),
+                None => state.random_playout(rng),
+            },
         }
     }
 }
@@ -51,6 +65,7 @@ impl fmt::Display for Playout {
         match self {
             Playout::Random => f.write_str("random"),
             Playout::Heuristic { .. } => f.write_str("heuristic"),
+            Playout::Model { .. } => f.write_str("model"),
             Playout::Ngrams(g) => {
                 let kind = if g.episodic { "epic" } else { "nast" };
                 write!(f, "{kind}:n={}", g.n)
@@ -149,6 +164,72 @@ pub fn heuristic_playout<G: Game>(state: &mut G, rng: &mut Rng, epsilon: f64) {
             state.heuristic_move(rng)
         };
         state.play(mv);
+    }
+}
+
+/// Plays moves drawn from `model` ([`model_move`]) until the game ends.
+pub fn model_playout<G: Game>(state: &mut G, rng: &mut Rng, epsilon: f64, model: &OpponentModel) {
+    let mut scratch = ModelScratch::default();
+    while !state.is_terminal() {
+        let mv = model_move(state, rng, epsilon, model, &mut scratch);
+        state.play(mv);
+    }
+}
+
+/// A model draw's working space: the running sums of the legal moves' weights and their bits,
+/// reused by every step of a playout (a step reads only what it wrote).
+#[derive(Clone, Debug)]
+pub struct ModelScratch {
+    sums: [f64; MODEL_MOVES],
+    bits: [u32; MODEL_MOVES],
+}
+
+impl Default for ModelScratch {
+    fn default() -> ModelScratch {
+        ModelScratch {
+            sums: [0.0; MODEL_MOVES],
+            bits: [0; MODEL_MOVES],
+        }
+    }
+}
+
+/// The most legal moves [`model_move`] draws among by the model (one per bit of a 64-bit move
+/// mask; every game with a model has fewer).
+const MODEL_MOVES: usize = 64;
+
+/// A legal move of `state` (not terminal) drawn from `model`: each with probability
+/// proportional to its weight ([`OpponentModel::weight`], the model's softmax), except that
+/// with probability `epsilon`, and wherever the model cannot describe the legal moves (or
+/// there are more than [`MODEL_MOVES`]), it is uniformly random. A forced move takes no draw.
+#[inline]
+pub fn model_move<G: Game>(
+    state: &G,
+    rng: &mut Rng,
+    epsilon: f64,
+    model: &OpponentModel,
+    scratch: &mut ModelScratch,
+) -> G::Move {
+    let legal = state.legal_moves();
+    let count = legal.bits().count() as usize;
+    if count == 1 {
+        return G::Move::from_bit(legal.bits().select(0));
+    }
+    if count > MODEL_MOVES || unit_f64(rng) < epsilon {
+        return legal.random(rng);
+    }
+    let ModelScratch { sums, bits } = scratch;
+    let mut k = 0;
+    let mut total = 0.0;
+    let described = state.visit_model_features(|mv, features| {
+        total += model.weight(&features);
+        sums[k] = total;
+        bits[k] = mv.bit();
+        k += 1;
+    });
+    if described && k == count {
+        G::Move::from_bit(bits[nast::sample_sums(&sums[..k], rng)])
+    } else {
+        legal.random(rng)
     }
 }
 

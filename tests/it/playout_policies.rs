@@ -5,6 +5,7 @@ use std::collections::HashSet;
 
 use cardsearch::game::{MoveSet, rng_from_seed};
 use cardsearch::games::{self, GameDef, GameVisitor};
+use cardsearch::search::rollout::{ModelScratch, model_move};
 use cardsearch::search::{Playout, RewardFn};
 
 struct Check;
@@ -50,4 +51,82 @@ fn heuristic_playouts_are_legal_and_end_in_every_game() {
     for info in games::all() {
         games::dispatch(&info.name.parse().unwrap(), Check).unwrap();
     }
+}
+
+/// Model playouts (`playout=model`) in the games with a learned opponent model: each draw
+/// follows the model's probabilities (mixed with uniform by epsilon), and playouts end.
+struct ModelCheck;
+
+impl GameVisitor for ModelCheck {
+    type Output = bool;
+
+    fn visit<G: GameDef>(self, config: G::Config) -> bool {
+        let Some(model) = G::opponent_model() else {
+            return false;
+        };
+        let mut rng = rng_from_seed(31);
+        let mut scratch = ModelScratch::default();
+        let mut checked = 0;
+        while checked < 6 {
+            let mut state = G::new_game(&config, &mut rng);
+            let skip = rand::Rng::next_u32(&mut rng) % 24;
+            for _ in 0..skip {
+                if state.is_terminal() {
+                    break;
+                }
+                let random = state.legal_moves().random(&mut rng);
+                state.play(random);
+            }
+            let legal: Vec<G::Move> = state.legal_moves().to_vec();
+            if state.is_terminal() || legal.len() < 2 {
+                continue;
+            }
+            checked += 1;
+            for epsilon in [0.0, 0.5] {
+                const DRAWS: usize = 20_000;
+                let mut counts = vec![0usize; legal.len()];
+                for _ in 0..DRAWS {
+                    let mv = model_move(&state, &mut rng, epsilon, model, &mut scratch);
+                    let i = legal.iter().position(|&m| m == mv).expect("a legal move");
+                    counts[i] += 1;
+                }
+                for (mv, &n) in legal.iter().zip(&counts) {
+                    let p = model
+                        .probability(&state, *mv)
+                        .expect("the model reads every card");
+                    let want = (1.0 - epsilon) * p + epsilon / legal.len() as f64;
+                    let got = n as f64 / DRAWS as f64;
+                    // 5 standard errors of a frequency over 20,000 draws (at most 0.018): a
+                    // wrong weight or a uniform draw misses by more on these positions.
+                    let margin = 5.0 * (want * (1.0 - want) / DRAWS as f64).sqrt() + 1e-9;
+                    assert!(
+                        (got - want).abs() <= margin,
+                        "{}: {mv} drawn {got:.4}, the model says {want:.4} (epsilon {epsilon}) in {state:?}",
+                        G::NAME
+                    );
+                }
+            }
+            let mut end = state.clone();
+            Playout::Model { epsilon: 0.0 }.play_out(&mut end, &mut rng);
+            assert!(end.is_terminal());
+            Playout::Model { epsilon: 0.3 }.play_out(&mut state, &mut rng);
+            assert!(state.is_terminal());
+        }
+        true
+    }
+}
+
+#[test]
+fn model_playouts_draw_what_the_learned_model_says_and_end() {
+    let mut with_model = Vec::new();
+    for info in games::all() {
+        if games::dispatch(&info.name.parse().unwrap(), ModelCheck).unwrap() {
+            with_model.push(info.name);
+        }
+    }
+    assert_eq!(
+        with_model.len(),
+        3,
+        "sueca, hearts and bisca: {with_model:?}"
+    );
 }

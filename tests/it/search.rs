@@ -5,7 +5,7 @@ use cardsearch::agents::{self, Agent, Decision};
 use cardsearch::game::rng_from_seed;
 use cardsearch::games::coinguess::CoinMove;
 use cardsearch::games::tricks::DECK;
-use cardsearch::games::{self, CoinGuess, GameDef, Tricks};
+use cardsearch::games::{self, CoinGuess, GameDef, Sueca, Tricks};
 use cardsearch::{Budget, Card, CardSet, Game, HiddenInfo, MoveSet, Spec, View};
 
 fn agent<G: HiddenInfo>(spec: &str) -> Box<dyn Agent<G>> {
@@ -306,15 +306,29 @@ fn bad_agent_specs_are_errors() {
             "{bad} was accepted"
         );
     }
-    // A learned opponent model where the game has none is named, not silently uniform.
-    let spec: Spec = "ismcts:infer=100,infer_model=learned".parse().unwrap();
-    let err = agents::build::<Tricks>(&spec)
+    // A learned opponent model where the game has none is named, not silently uniform, for
+    // inference and for playouts alike.
+    for text in [
+        "ismcts:infer=100,infer_model=learned",
+        "ismcts:playout=model",
+        "pimc:playout=model,epsilon=0.2",
+    ] {
+        let spec: Spec = text.parse().unwrap();
+        let err = agents::build::<Tricks>(&spec)
+            .err()
+            .expect("tricks has no model");
+        assert!(
+            err.to_string().contains("no learned opponent model"),
+            "{text}: {err}"
+        );
+        assert!(agents::build::<Sueca>(&spec).is_ok(), "{text} in sueca");
+    }
+    // epsilon belongs to the playouts that mix in random moves.
+    let spec: Spec = "ismcts:playout=nast,epsilon=0.2".parse().unwrap();
+    let err = agents::build::<Sueca>(&spec)
         .err()
-        .expect("tricks has no model");
-    assert!(
-        err.to_string().contains("no learned opponent model"),
-        "{err}"
-    );
+        .expect("nast has no epsilon");
+    assert!(err.to_string().contains("epsilon applies only"), "{err}");
 }
 
 // ---- Parallel modes -------------------------------------------------------------------------

@@ -35,7 +35,7 @@ use crate::games::pentago::solver::Solver;
 use crate::games::pentago::{Pentago, PentagoMove, PentagoMoves, symmetry, tactics};
 use crate::search::config::SEARCH_OPTIONS;
 use crate::search::graft::{KeptTree, find_path};
-use crate::search::{Algorithm, Budget, Fixed, Parallel, SearchConfig, Searcher, Tree};
+use crate::search::{Algorithm, Budget, Fixed, Parallel, Playout, SearchConfig, Searcher, Tree};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 /// Documentation of `pentago-strong`.
@@ -148,6 +148,11 @@ impl StrongAgent {
             // does not hand the searcher its n-gram statistics.
             return Err(err(
                 "nast_decay is not supported by pentago-strong (use uct or ismcts)".into(),
+            ));
+        }
+        if matches!(config.rollout.playout, Playout::Model { .. }) {
+            return Err(err(
+                "playout=model: pentago-swap has no learned opponent model".into(),
             ));
         }
         let lookahead: u32 = spec.get("lookahead", 3)?;
