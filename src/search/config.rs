@@ -132,8 +132,9 @@ pub const STRONG_PRESET: &str = "reward=mix:w=0.3";
 
 /// `spec` with the options of `preset=strong` filled in where it gives none: first the game's
 /// own (`game_preset`, [`crate::game::Game::STRONG_PRESET`]), then the general
-/// [`STRONG_PRESET`]. NAST and EPIC playout options are left out for MO-ISMCTS, which has
-/// neither (it keeps random playouts), and inference options for every algorithm but SO-ISMCTS.
+/// [`STRONG_PRESET`]. The preset's playout options are left out where `spec` names its own
+/// playout, and for MO-ISMCTS NAST and EPIC, which it has neither (it keeps random playouts);
+/// inference options are left out for every algorithm but SO-ISMCTS.
 /// Without `preset=strong`, `spec` as it is.
 pub fn with_preset(
     spec: &Spec,
@@ -154,14 +155,18 @@ pub fn with_preset(
     // play, which MO-ISMCTS does not have.
     let ngram_playout =
         words().any(|w| w.starts_with("playout=nast") || w.starts_with("playout=epic"));
+    // A playout given beside the preset comes with its own parameters: the preset's `policy`
+    // (NAST's) or `epsilon` (the rule's) would not apply to it.
+    let own_playout = spec.has("playout");
     for word in words() {
         let (key, value) = word
             .split_once('=')
             .ok_or_else(|| SpecError(format!("preset=strong: `{word}` is not key=value")))?;
-        let playout_option = key == "playout" || key == "policy";
+        let playout_option = key == "playout" || key == "policy" || key == "epsilon";
         // Inference weighs the determinizations of SO-ISMCTS only.
         let inference_option = key.starts_with("infer");
         if out.has(key)
+            || (own_playout && playout_option)
             || (algorithm == Algorithm::MoIsmcts && playout_option && ngram_playout)
             || (algorithm != Algorithm::Ismcts && inference_option)
         {
@@ -252,9 +257,10 @@ const OPT_PRESET: OptionDoc = OptionDoc {
     default: "none",
     help: "none | strong: the strongest measured settings per game as defaults (Bisca: \
            playout=nast,policy=ucb1,reward=pwl; Hearts: playout=heuristic,reward=mix:w=0.1; \
-           other games: reward=mix:w=0.3, win first, then margin; Sueca and Bisca add \
-           infer=1000,infer_model=learned,infer_eps=0.1 to SO-ISMCTS; docs/results.md); \
-           options given beside it override it",
+           Sueca: playout=model; other games: reward=mix:w=0.3, win first, then margin; Sueca \
+           and Bisca add infer=1000,infer_model=learned,infer_eps=0.1 to SO-ISMCTS; \
+           docs/results.md); options given beside it override it (a playout, with its own \
+           parameters)",
 };
 const OPT_REWARD: OptionDoc = OptionDoc {
     key: "reward",

@@ -633,13 +633,14 @@ fn the_strong_preset_is_chosen_per_game_and_yields_to_given_options() {
         ],
         &[],
     );
-    // Sueca's SO-ISMCTS infers from the others' plays by its learned model; its PIMC and
-    // MO-ISMCTS, which cannot weigh determinizations, take the rest of the preset.
+    // Sueca's SO-ISMCTS infers from the others' plays by its learned model and plays out by
+    // it; its PIMC and MO-ISMCTS, which cannot weigh determinizations, take the rest of the
+    // preset.
     let sueca = settings(agent::<Sueca>("ismcts:preset=strong").spec());
     expect(
         &sueca,
         &[
-            "playout=random",
+            "playout=model,epsilon=0.1",
             "reward=mix:w=0.3",
             "infer=1000",
             "infer_model=learned",
@@ -649,7 +650,7 @@ fn the_strong_preset_is_chosen_per_game_and_yields_to_given_options() {
     for other in ["pimc:preset=strong", "mo-ismcts:preset=strong"] {
         expect(
             &settings(agent::<Sueca>(other).spec()),
-            &["reward=mix:w=0.3"],
+            &["reward=mix:w=0.3", "playout=model"],
             &["infer"],
         );
     }
@@ -664,6 +665,20 @@ fn the_strong_preset_is_chosen_per_game_and_yields_to_given_options() {
     expect(&mixed, &["policy=ucb1", "reward=mix:w=0.5"], &[]);
     let mo = settings(agent::<Bisca>("mo-ismcts:preset=strong").spec());
     expect(&mo, &["playout=random", "reward=pwl"], &["infer"]);
+    // A playout beside the preset replaces the preset's with its parameters (NAST's policy,
+    // the rule's epsilon), and keeps the rest.
+    let model = settings(agent::<Bisca>("ismcts:preset=strong,playout=model").spec());
+    expect(
+        &model,
+        &["playout=model,epsilon=0.1", "reward=pwl", "infer=1000"],
+        &["policy"],
+    );
+    let nast = settings(agent::<Hearts>("ismcts:preset=strong,playout=nast").spec());
+    expect(
+        &nast,
+        &["playout=nast:n=2,policy=gibbs", "reward=mix:w=0.1"],
+        &["epsilon"],
+    );
     // An unknown option beside the preset is still an error.
     let err = agents::build::<Bisca>(&"ismcts:preset=strong,bogus=1".parse::<Spec>().unwrap())
         .err()
