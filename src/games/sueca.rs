@@ -240,7 +240,7 @@ impl Game for Sueca {
     /// The general preset's win-then-margin reward, with inference by the learned opponent
     /// model (`models/sueca-opponent.txt`): at 4,000 iterations a move it beat plain ISMCTS by
     /// 24 Elo where the rule-based model gained nothing (docs/results.md, inference). Since
-    /// session 22 its playouts draw from the same model too: at 20 ms a move that beat the
+    /// session 23 its playouts draw from the same model too: at 20 ms a move that beat the
     /// preset with random playouts by 11 Elo (+5 … +17, 2,000 deals) and 1.6 card points a game,
     /// on two thirds of its iterations (docs/results.md, "Learned-model playouts").
     const STRONG_PRESET: &'static str =
