@@ -242,7 +242,8 @@ impl Game for Sueca {
     /// 24 Elo where the rule-based model gained nothing (docs/results.md, inference). Since
     /// session 23 its playouts draw from the same model too: at 20 ms a move that beat the
     /// preset with random playouts by 11 Elo (+5 … +17, 2,000 deals) and 1.6 card points a game,
-    /// on two thirds of its iterations (docs/results.md, "Learned-model playouts").
+    /// on two thirds of its iterations, and at 200 ms by 26 (+9 … +43, 300 deals)
+    /// (docs/results.md, "Learned-model playouts").
     const STRONG_PRESET: &'static str =
         "playout=model,infer=1000,infer_model=learned,infer_eps=0.1";
 
