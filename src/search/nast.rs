@@ -706,37 +706,20 @@ impl NgramStats {
     /// the last search left them, with less confidence.
     pub fn decay(&self, factor: f64) {
         debug_assert!((0.0..=1.0).contains(&factor));
-        let unseen = self.unseen.to_bits();
-        // UCB1's exploration factors sit at the cell's index in whichever array is in use.
         for cells in [&self.dense, &self.values] {
             for (i, cell) in cells.iter().enumerate() {
                 let s = Stat::unpack(cell.stat.load(Relaxed));
                 if s.count == 0 {
                     continue;
                 }
+                // A count that rounds to 0 stores the empty statistics: never seen.
                 let count = (f64::from(s.count) * factor).round() as u32;
-                let explore = self.explore.get(i);
-                if count == 0 {
-                    cell.stat.store(0, Relaxed);
-                    cell.value.store(unseen, Relaxed);
-                    if let Some(e) = explore {
-                        e.store(0, Relaxed);
-                    }
-                    continue;
-                }
-                let kept = Stat::unpack(
-                    Stat {
-                        count,
-                        total: s.mean() * f64::from(count),
-                    }
-                    .pack(),
-                );
-                cell.stat.store(kept.pack(), Relaxed);
-                cell.value
-                    .store(self.config.policy.value(kept).to_bits(), Relaxed);
-                if let Some(e) = explore {
-                    e.store(self.config.policy.explore(count).to_bits(), Relaxed);
-                }
+                let total = if count == 0 {
+                    0.0
+                } else {
+                    s.mean() * f64::from(count)
+                };
+                self.store(cells, i, Stat { count, total });
             }
         }
     }
@@ -851,11 +834,20 @@ impl NgramStats {
         let mut s = Stat::unpack(cell.stat.load(Relaxed));
         s.count = s.count.saturating_add(1);
         s.total += reward;
-        // What the playouts will read: the total as stored (an f32), not as summed here.
+        self.store(cells, i, s);
+    }
+
+    /// Stores `s` in the cell at `i` of `cells` (`dense` or `values`) with the policy's weight
+    /// of it and UCB1's exploration factor, both worked out from the total as stored (an
+    /// `f32`), which is what the playouts will read.
+    #[inline]
+    fn store(&self, cells: &[Cell], i: usize, s: Stat) {
         let s = Stat::unpack(s.pack());
-        cell.stat.store(s.pack(), Relaxed);
-        cell.value
+        cells[i].stat.store(s.pack(), Relaxed);
+        cells[i]
+            .value
             .store(self.config.policy.value(s).to_bits(), Relaxed);
+        // UCB1's exploration factors sit at the cell's index in whichever array is in use.
         if let Some(explore) = self.explore.get(i) {
             explore.store(self.config.policy.explore(s.count).to_bits(), Relaxed);
         }
