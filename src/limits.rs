@@ -36,6 +36,10 @@ pub const MAX_VIRTUAL_LOSS: u32 = 1_000;
 /// The UCB exploration constant.
 pub const MAX_EXPLORATION: f64 = 1e6;
 
+/// The progressive-bias weight (`prior`): like the exploration constant, a multiple of a
+/// reward in [0, 1].
+pub const MAX_PRIOR: f64 = 1e6;
+
 /// Deals of one match; also the largest deal index a log may hold.
 pub const MAX_DEALS: u64 = 1_000_000_000;
 

@@ -131,6 +131,12 @@ impl<G: HiddenInfo> SearchAgent<G> {
                 spec.name
             )));
         }
+        if config.prior > 0.0 && G::opponent_model().is_none() {
+            return Err(SpecError(format!(
+                "{}: prior: this game has no learned opponent model (sueca, hearts and bisca have)",
+                spec.name
+            )));
+        }
         SearchAgent::new(config)
     }
 

@@ -90,6 +90,9 @@ pub struct SearchConfig {
     pub algorithm: Algorithm,
     /// UCB exploration constant.
     pub c: f64,
+    /// Weight of the progressive-bias term `prior·P(move)/(n + 1)` in selection, `P` the
+    /// game's learned opponent model (`prior`; 0: off).
+    pub prior: f64,
     /// The parallel mode.
     pub parallel: Parallel,
     /// Worker threads (1 for `sequential`).
@@ -230,6 +233,14 @@ const OPT_VOTE: OptionDoc = OptionDoc {
            false: visits summed over the determinizations",
 };
 
+const OPT_PRIOR: OptionDoc = OptionDoc {
+    key: "prior",
+    default: "0",
+    help: "progressive bias: selection adds prior*P/(n+1) to a child's UCB score, P the \
+           probability of its move under the game's learned opponent model among the legal \
+           moves of the iteration's world and n its visits (sueca, hearts and bisca; 0: off)",
+};
+
 const OPT_PLAYOUT: OptionDoc = OptionDoc {
     key: "playout",
     default: "random",
@@ -298,6 +309,7 @@ const OPT_TURN_SHARE: OptionDoc = OptionDoc {
 pub const SEARCH_OPTIONS: &[OptionDoc] = &[
     OPT_PRESET,
     OPT_C,
+    OPT_PRIOR,
     OPT_PLAYOUT,
     OPT_POLICY,
     OPT_EPSILON,
@@ -325,6 +337,7 @@ pub const SEARCH_OPTIONS: &[OptionDoc] = &[
 pub const MO_ISMCTS_OPTIONS: &[OptionDoc] = &[
     OPT_PRESET,
     OPT_C,
+    OPT_PRIOR,
     OptionDoc {
         key: "playout",
         default: "random",
@@ -355,6 +368,7 @@ pub const PIMC_OPTIONS: &[OptionDoc] = &[
     OPT_VOTE,
     OPT_PRESET,
     OPT_C,
+    OPT_PRIOR,
     OPT_PLAYOUT,
     OPT_POLICY,
     OPT_EPSILON,
@@ -471,6 +485,7 @@ impl SearchConfig {
         SearchConfig {
             algorithm,
             c: DEFAULT_C,
+            prior: 0.0,
             parallel: Parallel::Sequential,
             threads: 1,
             virtual_loss: DEFAULT_VIRTUAL_LOSS,
@@ -507,6 +522,13 @@ impl SearchConfig {
             other => other,
         };
         let c = exploration_from_spec(spec, DEFAULT_C)?;
+        let prior: f64 = spec.get("prior", 0.0)?;
+        if !(0.0..=limits::MAX_PRIOR).contains(&prior) {
+            return Err(err(format!(
+                "prior={prior} must be from 0 to {}",
+                limits::MAX_PRIOR
+            )));
+        }
         let reward = match spec.raw("reward") {
             None => RewardFn::PositiveWinLoss,
             Some(text) => RewardFn::parse(text).map_err(err)?,
@@ -652,6 +674,7 @@ impl SearchConfig {
         Ok(SearchConfig {
             algorithm,
             c,
+            prior,
             parallel,
             threads,
             virtual_loss,
@@ -674,6 +697,10 @@ impl SearchConfig {
             parts.push(format!("vote={vote}"));
         }
         parts.push(format!("c={}", self.c));
+        // Written only when on, so that the specs of earlier logs read the same.
+        if self.prior > 0.0 {
+            parts.push(format!("prior={}", self.prior));
+        }
         parts.push(format!("playout={}", self.rollout.playout));
         match self.rollout.playout {
             Playout::Heuristic { epsilon } | Playout::Model { epsilon } => {

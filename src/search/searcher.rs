@@ -302,6 +302,7 @@ impl<M: TreeMove + Eq + Send + Sync + 'static> Searcher<M> {
         let ucb = Ucb {
             c: self.config.c,
             virtual_loss: self.config.virtual_loss,
+            prior: self.config.prior,
         };
         if let Some(stats) = &self.ngrams {
             if continues && self.config.nast_decay > 0.0 {

@@ -24,6 +24,10 @@ pub(crate) struct Ucb {
     pub(crate) c: f64,
     /// Losses counted per thread currently below a node (tree modes; 0 disables).
     pub(crate) virtual_loss: u32,
+    /// Weight `b` of the progressive-bias term `b·P(move)/(n + 1)`, where `P` is the game's
+    /// learned opponent model's probability of the move among the legal moves of this
+    /// iteration's world (`prior`; 0: off, and always off in games without a model).
+    pub(crate) prior: f64,
 }
 
 /// Per-thread state of walks: the path from the root to the current leaf, reused across
@@ -47,7 +51,14 @@ pub(crate) struct Walker {
     logging: bool,
     /// The moves of the current iteration, root first (when `logging`).
     pub(crate) log: MoveLog,
+    /// The model's weight of each legal move at the node being scored, by move bit (with
+    /// [`Ucb::prior`]; a move outside the first [`PRIOR_MOVES`] bits has none).
+    prior_weights: [f64; PRIOR_MOVES],
 }
+
+/// Move bits the progressive-bias prior covers: one 64-bit mask, every game with a learned
+/// model.
+const PRIOR_MOVES: usize = 64;
 
 /// `ln(x)` for `x >= 1`, inlined: UCB takes one logarithm per child per level, and a libm call
 /// in the middle of the child scan costs more than its arithmetic (register spills around the
@@ -178,6 +189,37 @@ impl Walker {
             },
             logging,
             log: MoveLog::default(),
+            prior_weights: [0.0; PRIOR_MOVES],
+        }
+    }
+
+    /// With a progressive-bias weight set and a game whose learned model describes every
+    /// legal move of `state`: the model's weight of each legal move into `prior_weights`, and
+    /// the factor `b / total weight` that turns one into `b·P(move)`. Otherwise 0 (no bias).
+    #[inline]
+    fn load_prior<G: Game>(&mut self, state: &G) -> f64 {
+        let b = self.ucb.prior;
+        if b <= 0.0 {
+            return 0.0;
+        }
+        let Some(model) = G::opponent_model() else {
+            return 0.0;
+        };
+        let weights = &mut self.prior_weights;
+        let mut total = 0.0;
+        let mut fits = true;
+        let described = state.visit_model_features(|mv, features| {
+            let w = model.weight(&features);
+            match weights.get_mut(mv.bit() as usize) {
+                Some(slot) => *slot = w,
+                None => fits = false,
+            }
+            total += w;
+        });
+        if described && fits && total > 0.0 {
+            b / total
+        } else {
+            0.0
         }
     }
 
@@ -359,6 +401,8 @@ impl Walker {
         } else {
             ln_count(here.visits().max(1))
         };
+        // b·P(move) = bias · weight of the move (0 without a prior).
+        let bias = self.load_prior(state);
         let mut best = Best::NONE;
         // A child made by another thread and not yet backed up has no statistics: it goes
         // first.
@@ -390,7 +434,11 @@ impl Walker {
                 ln_parent
             };
             // mean + c·sqrt(ln/n) = (reward + c·sqrt(ln·n)) / n
-            let num = child.reward() + c * (ln_avail * n).sqrt();
+            let mut num = child.reward() + c * (ln_avail * n).sqrt();
+            if bias > 0.0 {
+                // + b·P/(n + 1), times n like the rest
+                num += bias * self.prior_weights[bit as usize] * n / (n + 1.0);
+            }
             best.offer(
                 tree,
                 Best {

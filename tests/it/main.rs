@@ -12,6 +12,7 @@ mod nast;
 mod parsers;
 mod pentago;
 mod playout_policies;
+mod prior;
 mod protocol;
 mod protocol_doc;
 mod replay_merge;
