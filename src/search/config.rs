@@ -309,7 +309,6 @@ const OPT_TURN_SHARE: OptionDoc = OptionDoc {
 pub const SEARCH_OPTIONS: &[OptionDoc] = &[
     OPT_PRESET,
     OPT_C,
-    OPT_PRIOR,
     OPT_PLAYOUT,
     OPT_POLICY,
     OPT_EPSILON,
@@ -327,6 +326,7 @@ pub const SEARCH_OPTIONS: &[OptionDoc] = &[
     OPT_INFER,
     OPT_INFER_EPS,
     OPT_INFER_MODEL,
+    OPT_PRIOR,
     OPT_REUSE,
     OPT_NAST_DECAY,
     OPT_TURN_SHARE,

@@ -155,6 +155,11 @@ impl StrongAgent {
                 "playout=model: pentago-swap has no learned opponent model".into(),
             ));
         }
+        if config.prior > 0.0 {
+            return Err(err(
+                "prior: pentago-swap has no learned opponent model".into()
+            ));
+        }
         let lookahead: u32 = spec.get("lookahead", 3)?;
         if lookahead.is_multiple_of(2) || lookahead > 7 {
             return Err(err(format!(
@@ -358,13 +363,15 @@ mod tests {
         let keys: Vec<&str> = INFO.options.iter().map(|o| o.key).collect();
         // The card games' exact endgame and the inference over hidden cards do not apply to a
         // perfect-information game, nor a split of multi-action turns to one whose turn is one
-        // move; n-gram statistics kept between decisions are not supported here.
+        // move; n-gram statistics kept between decisions are not supported here, nor a
+        // prior from a learned model Pentago-Swap does not have.
         let not_offered = |k: &str| {
             k.starts_with("endgame")
                 || k.starts_with("infer")
                 || k == "leaf_solve"
                 || k == "turn_share"
                 || k == "nast_decay"
+                || k == "prior"
         };
         for o in SEARCH_OPTIONS.iter().filter(|o| !not_offered(o.key)) {
             assert_eq!(keys.iter().filter(|&&k| k == o.key).count(), 1, "{}", o.key);
@@ -381,6 +388,10 @@ mod tests {
                 "nast_decay is not supported by pentago-strong",
             ),
             ("pentago-strong:lookahead=2", "lookahead=2 must be odd"),
+            (
+                "pentago-strong:prior=1",
+                "prior: pentago-swap has no learned opponent model",
+            ),
             ("pentago-strong:tree_solve=6", "tree_solve=6 is at most 5"),
         ] {
             let spec: Spec = text.parse().unwrap();
