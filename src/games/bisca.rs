@@ -463,9 +463,11 @@ impl Game for Bisca {
     /// a move it beat the general preset by 46 Elo, whose margin reward buys card points but
     /// not wins here; with inference by the learned model (the pasts of the draws drawn, see
     /// [`HiddenInfo::rewind`]) it beat NAST UCB1 alone by 19 Elo (+3 … +36, 600 deals) at
-    /// 16,000 iterations and by 24 at 200 ms a move (docs/results.md).
-    const STRONG_PRESET: &'static str =
-        "playout=nast,policy=ucb1,reward=pwl,infer=1000,infer_model=learned,infer_eps=0.1";
+    /// 16,000 iterations and by 24 at 200 ms a move; the same model as a progressive-bias prior
+    /// in selection (`prior=64`) beat that preset by 60 Elo at 16,000 iterations and
+    /// NAST UCB1 by 57 at 20 ms and by 80 at 200 ms a move (docs/results.md).
+    const STRONG_PRESET: &'static str = "playout=nast,policy=ucb1,reward=pwl,infer=1000,\
+         infer_model=learned,infer_eps=0.1,prior=64";
 
     fn exact() -> Option<&'static dyn crate::solver::Endgame<Bisca>> {
         Some(&crate::solver::Exact::<Bisca>::NEW)

@@ -166,12 +166,13 @@ pub fn with_preset(
             .split_once('=')
             .ok_or_else(|| SpecError(format!("preset=strong: `{word}` is not key=value")))?;
         let playout_option = key == "playout" || key == "policy" || key == "epsilon";
-        // Inference weighs the determinizations of SO-ISMCTS only.
-        let inference_option = key.starts_with("infer");
+        // Inference weighs the determinizations of SO-ISMCTS only; the prior was measured
+        // on SO-ISMCTS only (docs/results.md), and the other algorithms keep their own trees.
+        let ismcts_option = key.starts_with("infer") || key == "prior";
         if out.has(key)
             || (own_playout && playout_option)
             || (algorithm == Algorithm::MoIsmcts && playout_option && ngram_playout)
-            || (algorithm != Algorithm::Ismcts && inference_option)
+            || (algorithm != Algorithm::Ismcts && ismcts_option)
         {
             continue;
         }
@@ -269,7 +270,8 @@ const OPT_PRESET: OptionDoc = OptionDoc {
     help: "none | strong: the strongest measured settings per game as defaults (Bisca: \
            playout=nast,policy=ucb1,reward=pwl; Hearts: playout=heuristic,reward=mix:w=0.1; \
            Sueca: playout=model; other games: reward=mix:w=0.3, win first, then margin; Sueca \
-           and Bisca add infer=1000,infer_model=learned,infer_eps=0.1 to SO-ISMCTS; \
+           and Bisca add infer=1000,infer_model=learned,infer_eps=0.1 to SO-ISMCTS, Bisca \
+           also prior=64; \
            docs/results.md); options given beside it override it (a playout, with its own \
            parameters)",
 };

@@ -630,6 +630,7 @@ fn the_strong_preset_is_chosen_per_game_and_yields_to_given_options() {
             "reward=pwl",
             "infer=1000",
             "infer_model=learned",
+            "prior=64",
         ],
         &[],
     );
@@ -664,7 +665,9 @@ fn the_strong_preset_is_chosen_per_game_and_yields_to_given_options() {
     let mixed = settings(agent::<Bisca>("ismcts:preset=strong,reward=mix:w=0.5").spec());
     expect(&mixed, &["policy=ucb1", "reward=mix:w=0.5"], &[]);
     let mo = settings(agent::<Bisca>("mo-ismcts:preset=strong").spec());
-    expect(&mo, &["playout=random", "reward=pwl"], &["infer"]);
+    expect(&mo, &["playout=random", "reward=pwl"], &["infer", "prior"]);
+    let pimc = settings(agent::<Bisca>("pimc:preset=strong").spec());
+    expect(&pimc, &["policy=ucb1", "reward=pwl"], &["infer", "prior"]);
     // A playout beside the preset replaces the preset's with its parameters (NAST's policy,
     // the rule's epsilon), and keeps the rest.
     let model = settings(agent::<Bisca>("ismcts:preset=strong,playout=model").spec());
