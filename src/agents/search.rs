@@ -8,8 +8,8 @@ use crate::search::config::{self, MO_ISMCTS_OPTIONS, PIMC_OPTIONS, SEARCH_OPTION
 use crate::search::graft::{KeptTree, find_path};
 use crate::search::worlds::Fixed;
 use crate::search::{
-    Algorithm, Budget, Graft, Playout, Sampled, SearchConfig, SearchError, SearchResult, Searcher,
-    Worlds, inference, ismcts, pimc, uct,
+    Algorithm, Budget, Graft, Sampled, SearchConfig, SearchError, SearchResult, Searcher, Worlds,
+    inference, ismcts, pimc, uct,
 };
 use crate::solver::Solver;
 use crate::solver::hybrid::{self, Cards};
@@ -114,26 +114,11 @@ impl<G: HiddenInfo> SearchAgent<G> {
         let config = SearchConfig::from_spec(&expanded, algorithm);
         spec.mark_read_from(&expanded);
         let config = config?;
-        let inference = config.inference;
-        if inference.is_on()
-            && inference.model == crate::search::inference::OpponentModelKind::Learned
+        if let Some(option) = config.learned_model_option()
             && G::opponent_model().is_none()
         {
             return Err(SpecError(format!(
-                "{}: infer_model=learned: this game has no learned opponent model (sueca, hearts and bisca have)",
-                spec.name
-            )));
-        }
-        if matches!(config.rollout.playout, Playout::Model { .. }) && G::opponent_model().is_none()
-        {
-            return Err(SpecError(format!(
-                "{}: playout=model: this game has no learned opponent model (sueca, hearts and bisca have)",
-                spec.name
-            )));
-        }
-        if config.prior > 0.0 && G::opponent_model().is_none() {
-            return Err(SpecError(format!(
-                "{}: prior: this game has no learned opponent model (sueca, hearts and bisca have)",
+                "{}: {option}: this game has no learned opponent model (sueca, hearts and bisca have)",
                 spec.name
             )));
         }

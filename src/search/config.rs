@@ -691,6 +691,22 @@ impl SearchConfig {
         })
     }
 
+    /// The first option set here that reads the game's learned opponent model (inference by
+    /// it, playouts drawn from it, the selection prior), as the spec names it; `None` when
+    /// nothing does. A game without a model refuses such a configuration.
+    pub fn learned_model_option(&self) -> Option<&'static str> {
+        let inference = self.inference;
+        if inference.is_on() && inference.model == super::inference::OpponentModelKind::Learned {
+            Some("infer_model=learned")
+        } else if matches!(self.rollout.playout, Playout::Model { .. }) {
+            Some("playout=model")
+        } else if self.prior > 0.0 {
+            Some("prior")
+        } else {
+            None
+        }
+    }
+
     /// The options written out in full, as `spec` would parse them back.
     pub fn options_text(&self) -> String {
         let mut parts = Vec::new();

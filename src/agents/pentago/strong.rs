@@ -35,7 +35,7 @@ use crate::games::pentago::solver::Solver;
 use crate::games::pentago::{Pentago, PentagoMove, PentagoMoves, symmetry, tactics};
 use crate::search::config::SEARCH_OPTIONS;
 use crate::search::graft::{KeptTree, find_path};
-use crate::search::{Algorithm, Budget, Fixed, Parallel, Playout, SearchConfig, Searcher, Tree};
+use crate::search::{Algorithm, Budget, Fixed, Parallel, SearchConfig, Searcher, Tree};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
 /// Documentation of `pentago-strong`.
@@ -150,15 +150,11 @@ impl StrongAgent {
                 "nast_decay is not supported by pentago-strong (use uct or ismcts)".into(),
             ));
         }
-        if matches!(config.rollout.playout, Playout::Model { .. }) {
-            return Err(err(
-                "playout=model: pentago-swap has no learned opponent model".into(),
-            ));
-        }
-        if config.prior > 0.0 {
-            return Err(err(
-                "prior: pentago-swap has no learned opponent model".into()
-            ));
+        // Nothing may read a learned opponent model: Pentago-Swap has none.
+        if let Some(option) = config.learned_model_option() {
+            return Err(err(format!(
+                "{option}: pentago-swap has no learned opponent model"
+            )));
         }
         let lookahead: u32 = spec.get("lookahead", 3)?;
         if lookahead.is_multiple_of(2) || lookahead > 7 {
