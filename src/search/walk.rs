@@ -196,12 +196,23 @@ impl Walker {
     /// With a progressive-bias weight set and a game whose learned model describes every
     /// legal move of `state`: the model's weight of each legal move into `prior_weights`, and
     /// the factor `b / total weight` that turns one into `b·P(move)`. Otherwise 0 (no bias).
-    #[inline]
+    ///
+    /// Only the weight's test is inlined into the child scan: the model's loop, inlined too,
+    /// made the compiler keep the whole loader out of line and call it at every scanned node,
+    /// bias or not (about 2% of a default Hearts iteration's instructions).
+    #[inline(always)]
     fn load_prior<G: Game>(&mut self, state: &G) -> f64 {
-        let b = self.ucb.prior;
-        if b <= 0.0 {
-            return 0.0;
+        if self.ucb.prior > 0.0 {
+            self.load_prior_weights(state)
+        } else {
+            0.0
         }
+    }
+
+    /// [`Walker::load_prior`]'s work once a bias is set.
+    #[inline(never)]
+    fn load_prior_weights<G: Game>(&mut self, state: &G) -> f64 {
+        let b = self.ucb.prior;
         let Some(model) = G::opponent_model() else {
             return 0.0;
         };
