@@ -96,21 +96,28 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
     let game = cfg.game.clone();
     let report =
         games::dispatch(&game, MatchVisitor { args, cfg }).map_err(|e| e.to_string())??;
-    // An agent's own `iterations=` or `time_ms=` replaces the match budget for that agent; its
-    // full spec says so also when the budget is a default of the agent's (pentago-student).
+    let budget = budget_line(&match_budget, &report.a.spec, &report.b.spec);
+    println!("{game}: A = {a} vs B = {b}, {deals} deals, {budget}, seed {seed}");
+    print!("{}", format_report(&report));
+    args.series.write_summary(&report)
+}
+
+/// What budget each agent of a match searched with, for its headline: the match's
+/// (`match_budget`, as `Budget::describe` words it) unless an agent's full spec
+/// (`spec_a`, `spec_b`) names its own `iterations=` or `time_ms=`, which replaces it for that
+/// agent (the full spec says so also when the budget is a default of the agent's, as
+/// pentago-student's).
+pub fn budget_line(match_budget: &str, spec_a: &str, spec_b: &str) -> String {
     let own_budget = |full: &str| {
         full.parse::<Spec>()
             .is_ok_and(|s| s.has("iterations") || s.has("time_ms"))
     };
-    let budget = match (own_budget(&report.a.spec), own_budget(&report.b.spec)) {
+    match (own_budget(spec_a), own_budget(spec_b)) {
         (true, true) => "each agent's own budget".to_string(),
         (true, false) => format!("B {match_budget} per move, A its own budget"),
         (false, true) => format!("A {match_budget} per move, B its own budget"),
         (false, false) => format!("{match_budget} per move"),
-    };
-    println!("{game}: A = {a} vs B = {b}, {deals} deals, {budget}, seed {seed}");
-    print!("{}", format_report(&report));
-    args.series.write_summary(&report)
+    }
 }
 
 /// The final table of a match, as printed.

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::match_cmd::format_report;
+use super::match_cmd::{budget_line, format_report};
 use super::tournament::{format_tournament, write_outputs};
 use crate::harness::log::{Logged, Merged, merge_records, read_log};
 use crate::harness::tournament::{Pairing, TournamentReport};
@@ -56,8 +56,13 @@ pub fn run(args: &MergeArgs) -> Result<(), String> {
     let merged = merge_one(&records)?;
     let r = &records[0].record;
     println!(
-        "{}: A = {} vs B = {}, {} deals, {} per move, seed {}",
-        r.game, r.agent_a, r.agent_b, merged.report.tally.deals, r.budget, r.seed
+        "{}: A = {} vs B = {}, {} deals, {}, seed {}",
+        r.game,
+        r.agent_a,
+        r.agent_b,
+        merged.report.tally.deals,
+        budget_line(&r.budget, &r.agent_a, &r.agent_b),
+        r.seed
     );
     print!("{}", format_report(&merged.report));
     if let Some(p) = &args.summary {

@@ -195,6 +195,35 @@ fn merge_command_prints_the_unsharded_report() {
         serde_json::from_str(&std::fs::read_to_string(p("m.json")).unwrap()).unwrap();
     assert_eq!(summary.tally.deals, 9);
 
+    // An agent with its own budget: the merged headline says so, as the match's does (merge
+    // once printed the match's unused default budget as if both agents had searched with it).
+    let own = cardsearch(&[
+        "match",
+        "--a",
+        "ismcts:iterations=20",
+        "--b",
+        "random",
+        "--deals",
+        "2",
+        "--quiet",
+        "--out",
+        &p("own.jsonl"),
+    ]);
+    assert!(own.status.success());
+    let merged = cardsearch(&["merge", &p("own.jsonl")]);
+    let headline = |o: &std::process::Output| {
+        let text = String::from_utf8_lossy(&o.stdout).into_owned();
+        text.lines().next().unwrap_or_default().to_string()
+    };
+    // (The merged headline names the agents by their full specs, the match's as given.)
+    for out in [&own, &merged] {
+        assert!(
+            headline(out).contains(", B 1000 it per move, A its own budget, seed 0"),
+            "{}",
+            headline(out)
+        );
+    }
+
     // A corrupt line is a one-line error naming the file and line.
     std::fs::write(p("bad.jsonl"), "{\"game\": \"tricks\"\n").unwrap();
     let out = cardsearch(&["merge", &p("s0.jsonl"), &p("bad.jsonl")]);
