@@ -96,27 +96,35 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
     let game = cfg.game.clone();
     let report =
         games::dispatch(&game, MatchVisitor { args, cfg }).map_err(|e| e.to_string())??;
-    let budget = budget_line(&match_budget, &report.a.spec, &report.b.spec);
+    let own = [&report.a.spec, &report.b.spec].map(|full| names_own_budget(full));
+    let budget = budget_line(&match_budget, &own);
     println!("{game}: A = {a} vs B = {b}, {deals} deals, {budget}, seed {seed}");
     print!("{}", format_report(&report));
     args.series.write_summary(&report)
 }
 
-/// What budget each agent of a match searched with, for its headline: the match's
-/// (`match_budget`, as `Budget::describe` words it) unless an agent's full spec
-/// (`spec_a`, `spec_b`) names its own `iterations=` or `time_ms=`, which replaces it for that
-/// agent (the full spec says so also when the budget is a default of the agent's, as
-/// pentago-student's).
-pub fn budget_line(match_budget: &str, spec_a: &str, spec_b: &str) -> String {
-    let own_budget = |full: &str| {
-        full.parse::<Spec>()
-            .is_ok_and(|s| s.has("iterations") || s.has("time_ms"))
-    };
-    match (own_budget(spec_a), own_budget(spec_b)) {
-        (true, true) => "each agent's own budget".to_string(),
-        (true, false) => format!("B {match_budget} per move, A its own budget"),
-        (false, true) => format!("A {match_budget} per move, B its own budget"),
-        (false, false) => format!("{match_budget} per move"),
+/// True when an agent's spec names its own budget (`iterations=` or `time_ms=`), which replaces
+/// the match's for that agent. A full spec, as logs and reports keep it, says so also when the
+/// budget is a default of the agent's (pentago-student's).
+pub fn has_own_budget(spec: &Spec) -> bool {
+    spec.has("iterations") || spec.has("time_ms")
+}
+
+/// [`has_own_budget`] of a spec as text (false for text that is not a spec).
+pub fn names_own_budget(spec: &str) -> bool {
+    spec.parse::<Spec>().is_ok_and(|s| has_own_budget(&s))
+}
+
+/// What budget the agents of a match or tournament searched with, for its headline: the match's
+/// (`match_budget`, as `Budget::describe` words it) for every agent whose `own` flag
+/// ([`has_own_budget`]) is false. Two agents are A and B.
+pub fn budget_line(match_budget: &str, own: &[bool]) -> String {
+    match own {
+        _ if !own.contains(&true) => format!("{match_budget} per move"),
+        _ if !own.contains(&false) => "each agent's own budget".to_string(),
+        [true, false] => format!("B {match_budget} per move, A its own budget"),
+        [false, true] => format!("A {match_budget} per move, B its own budget"),
+        _ => format!("{match_budget} per move unless an agent's spec sets its own"),
     }
 }
 
@@ -194,4 +202,26 @@ pub fn format_report(r: &MatchReport) -> String {
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_budget_line_names_the_agents_that_searched_with_their_own() {
+        let line = |own: &[bool]| budget_line("1000 it", own);
+        assert_eq!(line(&[false, false]), "1000 it per move");
+        assert_eq!(line(&[true, true]), "each agent's own budget");
+        assert_eq!(line(&[true, false]), "B 1000 it per move, A its own budget");
+        assert_eq!(line(&[false, true]), "A 1000 it per move, B its own budget");
+        assert_eq!(
+            line(&[false, true, false]),
+            "1000 it per move unless an agent's spec sets its own"
+        );
+        assert_eq!(line(&[true, true, true]), "each agent's own budget");
+        assert!(names_own_budget("ismcts:iterations=20"));
+        assert!(names_own_budget("pimc:time_ms=5,dets=4"));
+        assert!(!names_own_budget("ismcts:c=0.4"));
+    }
 }

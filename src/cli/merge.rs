@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::match_cmd::{budget_line, format_report};
+use super::match_cmd::{budget_line, format_report, names_own_budget};
 use super::tournament::{format_tournament, write_outputs};
 use crate::harness::log::{Logged, Merged, merge_records, read_log};
 use crate::harness::tournament::{Pairing, TournamentReport};
@@ -61,7 +61,10 @@ pub fn run(args: &MergeArgs) -> Result<(), String> {
         r.agent_a,
         r.agent_b,
         merged.report.tally.deals,
-        budget_line(&r.budget, &r.agent_a, &r.agent_b),
+        budget_line(
+            &r.budget,
+            &[&r.agent_a, &r.agent_b].map(|a| names_own_budget(a))
+        ),
         r.seed
     );
     print!("{}", format_report(&merged.report));
@@ -135,12 +138,13 @@ fn merge_tournament(
     };
     let first = &pairs[0].1[0].record;
     let report = TournamentReport::new(first.game.clone(), agents, pairings, anchor);
+    let own: Vec<bool> = report.agents.iter().map(|a| names_own_budget(a)).collect();
     println!(
-        "{}: {} agents, {} pairings, {} per move, seed {}",
+        "{}: {} agents, {} pairings, {}, seed {}",
         first.game,
         report.agents.len(),
         report.pairings.len(),
-        first.budget,
+        budget_line(&first.budget, &own),
         first.seed
     );
     print!("{}", format_tournament(&report));

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use super::match_cmd::{budget_line, has_own_budget};
 use super::series::{SeriesArgs, write_json};
 use crate::games::{self, GameDef, GameVisitor};
 use crate::harness::plot::ratings_svg;
@@ -123,8 +124,9 @@ impl GameVisitor for TournamentVisitor<'_> {
 pub fn run(args: &TournamentArgs) -> Result<(), String> {
     let mut cfg = args.config()?;
     cfg.stop = Some(super::interrupt_signal());
+    let own: Vec<bool> = cfg.agents.iter().map(has_own_budget).collect();
     let header = format!(
-        "{}: {} agents, {}, {} deals per pairing, {} per move, seed {}{}",
+        "{}: {} agents, {}, {} deals per pairing, {}, seed {}{}",
         cfg.game,
         cfg.agents.len(),
         match cfg.format {
@@ -132,7 +134,7 @@ pub fn run(args: &TournamentArgs) -> Result<(), String> {
             Format::Gauntlet => "gauntlet",
         },
         cfg.deals,
-        cfg.budget.describe(),
+        budget_line(&cfg.budget.describe(), &own),
         cfg.seed,
         cfg.shard
             .map_or(String::new(), |(i, n)| format!(", shard {i}/{n}"))
