@@ -60,7 +60,7 @@
 //! Each hand must have 13 different cards and together they must be the 52-card pack. The passing
 //! direction is the game's option, not part of the deal. [`GameDef::deal_text`] writes the hands as
 //! they were dealt (before any passing) for any state whose history it holds; a determinization
-//! taken after the passes were delivered does not hold it (see [`HeartsSampler`]) and writes the
+//! taken after the passes were delivered does not hold it (see `HeartsSampler`) and writes the
 //! hands as they were after passing.
 //!
 //! # What a seat knows (determinization)
@@ -72,7 +72,7 @@
 //! the cards other seats have picked but not yet delivered are as unknown as the rest of their
 //! hands. Only the plain void rule is used as a hard constraint: the first-trick and heart-leading
 //! rules hint at more (a seat that discards a heart on the first trick has no safe card) but are
-//! not modelled. See [`HeartsSampler`].
+//! not modelled. See `HeartsSampler`.
 
 use std::fmt;
 use std::hint::select_unpredictable;
@@ -355,7 +355,7 @@ impl Hearts {
     /// The hands as dealt, before passing, reconstructed from the hands, plays and passes.
     ///
     /// A determinization taken after delivery does not know every seat's passes (see
-    /// [`HeartsSampler`]); for it this is the hands as they were after passing, which is still a
+    /// `HeartsSampler`); for it this is the hands as they were after passing, which is still a
     /// valid split of the pack.
     pub fn dealt_hands(&self) -> [CardSet; SEATS] {
         let delivered = self.pass != Pass::None && !self.is_passing();
@@ -423,7 +423,7 @@ impl Hearts {
 
 impl Game for Hearts {
     /// Heuristic playouts (duck under the trick's best card, shed Q♠ and hearts when void,
-    /// lead low: [`Hearts::rule_cards`], a random card one time in ten) with a light margin
+    /// lead low: `Hearts::rule_cards`, a random card one time in ten) with a light margin
     /// term: at 4,000 iterations a move it won more deals than plain ISMCTS (+11 Elo) and
     /// took 1.65 fewer penalty points a deal, both significant, where the general preset's
     /// `mix:w=0.3` with random playouts only took fewer points (docs/results.md, Hearts).
@@ -724,7 +724,7 @@ impl Game for Hearts {
         !self.is_passing() || seat == self.current_seat()
     }
 
-    /// A card of the rule's choice ([`Hearts::rule_cards`]), at random among its ties.
+    /// A card of the rule's choice (`Hearts::rule_cards`), at random among its ties.
     fn heuristic_move(&self, rng: &mut Rng) -> Card {
         self.rule_cards().random(rng)
     }
@@ -844,7 +844,7 @@ impl HeartsModelView {
     }
 }
 
-/// Parameters of the learned opponent model's feature tables ([`HeartsModelView::features`]).
+/// Parameters of the learned opponent model's feature tables (`HeartsModelView::features`).
 pub const MODEL_PARAMS: usize = 256 + 256 + 96 + 128;
 
 impl Hearts {

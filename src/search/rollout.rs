@@ -200,7 +200,7 @@ const MODEL_MOVES: usize = 64;
 /// A legal move of `state` (not terminal) drawn from `model`: each with probability
 /// proportional to its weight ([`OpponentModel::weight`], the model's softmax), except that
 /// with probability `epsilon`, and wherever the model cannot describe the legal moves (or
-/// there are more than [`MODEL_MOVES`]), it is uniformly random. A forced move takes no draw.
+/// there are more than `MODEL_MOVES`), it is uniformly random. A forced move takes no draw.
 #[inline]
 pub fn model_move<G: Game>(
     state: &G,

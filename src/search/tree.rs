@@ -13,8 +13,8 @@
 //! is written before its bit is published, so threads that share the tree never see a
 //! half-made child.
 //!
-//! Node `i` is entry `i` of two arrays of 16-byte entries: [`Links`] (the `tried` mask, the
-//! block, the move; written when the node is made and when it gets children) and [`Stats`]
+//! Node `i` is entry `i` of two arrays of 16-byte entries: `Links` (the `tried` mask, the
+//! block, the move; written when the node is made and when it gets children) and `Stats`
 //! (written by every pass). A scan reads only the statistics of the compatible children, which
 //! for one suit share one or two cache lines. The slot just before a block is its header: it
 //! holds the block's `possible` mask, in its statistics entry when the mask fits in one word
@@ -296,7 +296,7 @@ impl<M> NewNode<M> {
 const CACHE_LINE: usize = 64;
 
 /// A preallocated arena of nodes with a fixed capacity: node `i` is entry `i` of two arrays,
-/// its [`Links`] and its [`Stats`].
+/// its `Links` and its `Stats`.
 ///
 /// The memory is reserved once (`max_nodes × BYTES_PER_NODE`; the operating system commits pages
 /// only as they are first written) and reused by every search: [`Tree::reset`] just rewinds the
@@ -379,14 +379,14 @@ impl<M: TreeMove> Tree<M> {
     const MAX_CHILDREN: u64 = Mask::<M>::BITS as u64;
 
     /// The most slots one iteration can take: it makes at most one children block (a header
-    /// and a slot per possible move, at most [`Tree::MAX_CHILDREN`]), and in a shared tree a
+    /// and a slot per possible move, at most `Tree::MAX_CHILDREN`), and in a shared tree a
     /// block that does not fit in what is left of its thread's chunk leaves that rest unused
     /// (less than the block).
     pub const MAX_SLOTS_PER_ITERATION: u64 = 2 * (1 + Self::MAX_CHILDREN);
 
     /// The most slots a root takes beyond [`Tree::MAX_SLOTS_PER_ITERATION`]: itself and its
     /// alignment, and in a shared tree the padding of its children (a cache line each, see
-    /// [`Tree::ROOT_STRIDE`]) and the rest of the chunk its block did not fit in.
+    /// `Tree::ROOT_STRIDE`) and the rest of the chunk its block did not fit in.
     pub const MAX_SLOTS_PER_ROOT: u64 =
         Self::ROOT_STRIDE as u64 * (1 + Self::MAX_CHILDREN) + Slots::CHUNK as u64;
 

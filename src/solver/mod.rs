@@ -123,7 +123,7 @@ pub fn read_values<G: Game>(
 /// A trick-taking game whose perfect-information positions the [`Solver`] can search.
 ///
 /// Implemented in this module for the games' own state types; the solver plays their own
-/// [`Game::play`] rules, and the reference minimax ([`reference`]) checks it against plain
+/// [`Game::play`] rules, and the reference minimax (`reference`) checks it against plain
 /// exhaustive search over the same rules.
 pub trait Solvable: Game {
     /// How the reduction orders a suit and which neighbours are worth the same.

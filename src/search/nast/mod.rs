@@ -81,6 +81,7 @@ macro_rules! with_layout {
         }
     };
 }
+
 // After the macro, which the parts use (a `macro_rules!` is in scope only below it).
 mod log;
 mod playout;
