@@ -6,6 +6,7 @@ use super::series::SeriesArgs;
 use crate::games::{self, GameDef, GameVisitor};
 use crate::harness::runner::run_match_resuming;
 use crate::harness::{MatchConfig, MatchReport, Sprt};
+use crate::search::config::budget_from_spec;
 use crate::spec::Spec;
 
 /// Options of `cardsearch match`.
@@ -103,11 +104,12 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
     args.series.write_summary(&report)
 }
 
-/// True when an agent's spec names its own budget (`iterations=` or `time_ms=`), which replaces
-/// the match's for that agent. A full spec, as logs and reports keep it, says so also when the
-/// budget is a default of the agent's (pentago-student's).
+/// True when an agent's spec names its own budget (`iterations=` or `time_ms=`, as
+/// [`budget_from_spec`] reads it), which replaces the match's for that agent. A full spec, as
+/// logs and reports keep it, says so also when the budget is a default of the agent's
+/// (pentago-student's).
 pub fn has_own_budget(spec: &Spec) -> bool {
-    spec.has("iterations") || spec.has("time_ms")
+    budget_from_spec(spec).is_ok_and(|own| own.is_some())
 }
 
 /// [`has_own_budget`] of a spec as text (false for text that is not a spec).
