@@ -279,9 +279,11 @@ fn ratios(games: &[String], agent: &str, modes: &[&str], rounds: usize, measure:
         let clean = capacity >= 1.9;
         for game in games {
             for &mode in modes {
+                // An agent with options of its own takes the mode after a comma.
+                let sep = if agent.contains(':') { ',' } else { ':' };
                 let agents = [
-                    format!("{agent}:parallel={mode},threads=1"),
-                    format!("{agent}:parallel={mode},threads=2"),
+                    format!("{agent}{sep}parallel={mode},threads=1"),
+                    format!("{agent}{sep}parallel={mode},threads=2"),
                 ];
                 let m = measure(game, &agents, true);
                 let ratio = m[1] / m[0];

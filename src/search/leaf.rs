@@ -43,12 +43,22 @@ struct Slot {
     rewards: [AtomicU64; MAX_SEATS],
 }
 
+/// What the playouts of one epoch start from.
+struct Job<G> {
+    /// The leaf state.
+    state: Option<G>,
+    /// The moves that led to it (for NAST and EPIC; empty for playouts that log nothing).
+    /// Each thread copies these moves into a log of its own, whose scratch space the copy
+    /// leaves alone: cloning a whole log, scratch and all (3.6 KB), twice per leaf was what
+    /// a leaf's hand-off cost most (docs/performance.md).
+    log: MoveLog,
+}
+
 struct Hub<'a, G> {
-    /// The leaf state of the current epoch and the moves that led to it (for NAST and EPIC).
-    /// The master writes it only while nobody can read it: before publishing an epoch, and
-    /// after every slot of the previous epoch is done. Others read it only while holding an
-    /// unfinished slot of the current epoch.
-    job: UnsafeCell<Option<(G, MoveLog)>>,
+    /// The current epoch's job. The master writes it only while nobody can read it: before
+    /// publishing an epoch, and after every slot of the previous epoch is done. Others read it
+    /// only while holding an unfinished slot of the current epoch.
+    job: UnsafeCell<Job<G>>,
     /// `epoch << LOW_BITS | playouts`, or [`STOP`].
     signal: AtomicU64,
     /// `epoch << LOW_BITS | next unclaimed slot`.
@@ -85,14 +95,17 @@ impl<G: Game> Hub<'_, G> {
         }
     }
 
-    /// Plays slot `slot` of `epoch` from the published leaf and stores the rewards.
+    /// Plays slot `slot` of `epoch` from the published leaf, continuing its moves in this
+    /// thread's `log`, and stores the rewards.
     #[inline]
-    fn play(&self, epoch: u64, slot: usize) {
+    fn play(&self, epoch: u64, slot: usize, log: &mut MoveLog) {
         // SAFETY: this thread holds slot `slot` of the current epoch and has not marked it
         // done, so the master will not write `job` until after the store below.
-        let (mut state, mut log) = unsafe { (*self.job.get()).clone() }.expect("a published leaf");
+        let job = unsafe { &*self.job.get() };
+        let mut state = job.state.clone().expect("a published leaf");
+        log.copy_moves_from(&job.log);
         let mut rng = rng_from_seed(self.seed ^ (epoch << LOW_BITS | slot as u64));
-        let rewards = self.roller.finish(&mut state, &mut rng, &mut log);
+        let rewards = self.roller.finish(&mut state, &mut rng, log);
         let cell = &self.slots[slot];
         for (c, r) in cell.rewards.iter().zip(rewards) {
             c.store(r.to_bits(), Relaxed);
@@ -149,7 +162,10 @@ pub(super) fn leaf<G: Game, W: Worlds<G>>(
     let threads = crew.threads();
     let clock = BudgetClock::start(budget);
     let hub = Hub::<G> {
-        job: UnsafeCell::new(None),
+        job: UnsafeCell::new(Job {
+            state: None,
+            log: MoveLog::default(),
+        }),
         signal: AtomicU64::new(0),
         claim: AtomicU64::new(0),
         failed: AtomicBool::new(false),
@@ -183,6 +199,8 @@ fn master<G: Game, W: Worlds<G>>(
     let _stop = StopOnDrop(&hub.signal);
     let t = tree.exclusive();
     let mut walker = Walker::new(ucb, false, hub.roller.logs_moves());
+    // The log the master's own share of a leaf's playouts continue in.
+    let mut leaf_log = MoveLog::default();
     let max = clock.max_iterations();
     // Read the clock about every CLOCK_EVERY playouts, as the other modes do.
     let clock_every = (CLOCK_EVERY / threads as u64).max(1);
@@ -207,13 +225,15 @@ fn master<G: Game, W: Worlds<G>>(
         } else {
             // SAFETY: every slot of the previous epoch is done and no slot of the next one is
             // claimable yet, so nobody reads `job` now.
-            unsafe { *hub.job.get() = Some((state, walker.log.clone())) };
+            let job = unsafe { &mut *hub.job.get() };
+            job.state = Some(state);
+            job.log.copy_moves_from(&walker.log);
             epoch += 1;
             hub.claim.store(epoch << LOW_BITS, Relaxed);
             hub.signal.store(epoch << LOW_BITS | k, Release);
             // Play slots until none is left, then wait for those that workers took.
             while let Some(slot) = hub.claim(epoch, k) {
-                hub.play(epoch, slot);
+                hub.play(epoch, slot, &mut leaf_log);
             }
             for slot in &hub.slots[..k as usize] {
                 spin_until(|| {
@@ -238,6 +258,7 @@ fn master<G: Game, W: Worlds<G>>(
 
 fn worker<G: Game>(hub: &Hub<'_, G>) {
     let _fail = FailOnPanic(&hub.failed);
+    let mut log = MoveLog::default();
     let mut last = 0u64;
     loop {
         let mut signal = last;
@@ -251,7 +272,65 @@ fn worker<G: Game>(hub: &Hub<'_, G>) {
         last = signal;
         let (epoch, playouts) = (signal >> LOW_BITS, signal & LOW_MASK);
         while let Some(slot) = hub.claim(epoch, playouts) {
-            hub.play(epoch, slot);
+            hub.play(epoch, slot, &mut log);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::TreeMove;
+    use crate::games::{GameDef, Sueca};
+    use crate::search::nast::{NgramStats, Ngrams, Policy};
+    use crate::search::reward::RewardFn;
+    use crate::search::rollout::{Playout, Rollout};
+
+    #[test]
+    fn a_leaf_playout_continues_the_walks_moves_in_its_own_log() {
+        // The walk played five moves and the playout the other 35 of a Sueca deal: the n-gram
+        // statistics count every one of the 40 once, however many moves the playing thread's
+        // log held from its last leaf.
+        let ngrams = Ngrams {
+            n: 2,
+            policy: Policy::Gibbs { tau: 1.0 },
+            episodic: false,
+        };
+        let stats = NgramStats::new(ngrams);
+        let mut rng = rng_from_seed(3);
+        let mut state = Sueca::new_game(&Default::default(), &mut rng);
+        let mut walk_log = MoveLog::default();
+        for _ in 0..5 {
+            let mv = state.legal_moves().random(&mut rng);
+            walk_log.push(&state, mv.bit());
+            state.play(mv);
+        }
+        let mut stale = MoveLog::default();
+        for _ in 0..30 {
+            stale.push(&state, 0);
+        }
+        let mut hub = Hub::<Sueca> {
+            job: UnsafeCell::new(Job {
+                state: Some(state),
+                log: MoveLog::default(),
+            }),
+            signal: AtomicU64::new(0),
+            claim: AtomicU64::new(0),
+            failed: AtomicBool::new(false),
+            seed: 1,
+            roller: Roller {
+                rollout: Rollout {
+                    playout: Playout::Ngrams(ngrams),
+                    reward: RewardFn::PositiveWinLoss,
+                },
+                stats: Some(&stats),
+            },
+            slots: vec![CachePadded::default()],
+        };
+        hub.job.get_mut().log.copy_moves_from(&walk_log);
+        hub.play(1, 0, &mut stale);
+        assert_eq!(stats.total_count(), 40);
+        assert_eq!(stale.len(), 40);
+        assert_eq!(hub.slots[0].done.load(Relaxed), 1);
     }
 }

@@ -53,6 +53,14 @@ impl MoveLog {
         self.len == 0
     }
 
+    /// Makes this log hold the moves `other` holds, keeping its own scratch space (a leaf
+    /// playout on another thread continues a walk's log without copying the walk's scratch).
+    #[inline]
+    pub fn copy_moves_from(&mut self, other: &MoveLog) {
+        self.moves[..other.len].copy_from_slice(&other.moves[..other.len]);
+        self.len = other.len;
+    }
+
     /// Logs the move with bit `bit` that the seat to move in `state` is about to make.
     #[inline]
     pub fn push<G: Game>(&mut self, state: &G, bit: u32) {
