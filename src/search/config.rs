@@ -116,6 +116,10 @@ pub struct SearchConfig {
     /// counts scaled by this factor (`nast_decay`; 0: cleared before every search, as the
     /// thesis does).
     pub nast_decay: f64,
+    /// NAST and EPIC statistics in one table every thread shares (false, the default) or in
+    /// a table per thread, each learning from its own thread's iterations only
+    /// (`nast_tables=thread`; root and tree modes).
+    pub nast_per_thread: bool,
     /// The share of a multi-action turn's budget that its first action gets (`turn_share`);
     /// `None`: every action the per-move budget.
     pub turn_share: Option<f64>,
@@ -298,6 +302,14 @@ const OPT_NAST_DECAY: OptionDoc = OptionDoc {
            (0: cleared before every search, as the thesis does; 1: kept whole)",
 };
 
+const OPT_NAST_TABLES: OptionDoc = OptionDoc {
+    key: "nast_tables",
+    default: "shared",
+    help: "playout=nast or epic with parallel=root or tree: shared (one table of n-gram \
+           statistics that every thread reads and updates) | thread (a table per thread, each \
+           learning from its own thread's iterations: no cache lines written by two cores)",
+};
+
 const OPT_TURN_SHARE: OptionDoc = OptionDoc {
     key: "turn_share",
     default: "even",
@@ -331,6 +343,7 @@ pub const SEARCH_OPTIONS: &[OptionDoc] = &[
     OPT_PRIOR,
     OPT_REUSE,
     OPT_NAST_DECAY,
+    OPT_NAST_TABLES,
     OPT_TURN_SHARE,
 ];
 
@@ -498,6 +511,7 @@ impl SearchConfig {
             inference: InferenceConfig::default(),
             reuse: false,
             nast_decay: 0.0,
+            nast_per_thread: false,
             turn_share: None,
         }
     }
@@ -662,6 +676,21 @@ impl SearchConfig {
                 rollout.playout
             )));
         }
+        let nast_per_thread =
+            spec.choice("nast_tables", &["shared", "thread"], "shared")? == "thread";
+        if nast_per_thread && !matches!(rollout.playout, Playout::Ngrams(_)) {
+            return Err(err(format!(
+                "nast_tables applies to playout=nast and playout=epic only (playout={})",
+                rollout.playout
+            )));
+        }
+        if nast_per_thread && parallel == Parallel::Leaf {
+            // A leaf's playouts run on whichever thread claims them, and must not depend on
+            // which one did.
+            return Err(err(
+                "nast_tables=thread is not supported with parallel=leaf (root and tree are)".into(),
+            ));
+        }
         let turn_share = match spec.raw("turn_share") {
             None => None,
             Some(text) => match text.parse::<f64>() {
@@ -687,6 +716,7 @@ impl SearchConfig {
             inference,
             reuse,
             nast_decay,
+            nast_per_thread,
             turn_share,
         })
     }
@@ -747,6 +777,9 @@ impl SearchConfig {
         if self.nast_decay > 0.0 {
             parts.push(format!("nast_decay={}", self.nast_decay));
         }
+        if self.nast_per_thread {
+            parts.push("nast_tables=thread".into());
+        }
         if let Some(f) = self.turn_share {
             parts.push(format!("turn_share={f}"));
         }
@@ -796,6 +829,8 @@ mod tests {
             "pimc:turn_share=0.25",
             "uct:reuse=true",
             "ismcts:playout=nast,policy=ucb1,nast_decay=0.5",
+            "ismcts:playout=nast,parallel=tree,threads=2,nast_tables=thread",
+            "pimc:playout=epic,parallel=root,threads=3,nast_tables=thread",
             "pimc:playout=epic,nast_decay=1",
         ] {
             let cfg = parse(text).unwrap();
@@ -897,6 +932,18 @@ mod tests {
             (
                 "ismcts:nast_decay=0.5",
                 "nast_decay applies to playout=nast and playout=epic only (playout=random)",
+            ),
+            (
+                "ismcts:parallel=tree,threads=2,nast_tables=thread",
+                "nast_tables applies to playout=nast and playout=epic only (playout=random)",
+            ),
+            (
+                "ismcts:playout=nast,parallel=leaf,threads=2,nast_tables=thread",
+                "nast_tables=thread is not supported with parallel=leaf",
+            ),
+            (
+                "ismcts:playout=nast,nast_tables=private",
+                "nast_tables=private",
             ),
             ("ismcts:infer=10,infer_model=oracle", "infer_model=oracle"),
             ("ismcts:infer_model=learned", "only with infer=N"),

@@ -324,6 +324,7 @@ mod tests {
                     reward: RewardFn::PositiveWinLoss,
                 },
                 stats: Some(&stats),
+                thread_tables: &[],
             },
             slots: vec![CachePadded::default()],
         };

@@ -141,7 +141,14 @@ pub(super) fn root<G: Game, W: Worlds<G>>(
         let mut trees = cell.lock();
         let clock = start.portion(i, n);
         let mut rng = rng_from_seed(seeds[i]);
-        sequential(&mut trees, worlds, &clock, ucb, roller, &mut rng)
+        sequential(
+            &mut trees,
+            worlds,
+            &clock,
+            ucb,
+            roller.for_thread(i),
+            &mut rng,
+        )
     })
 }
 
@@ -161,6 +168,7 @@ pub(super) fn tree<G: Game, W: Worlds<G>, A: Concurrent>(
     let shared = SharedBudget::start(budget);
     let done = crew.run(|i| {
         let t: Vec<TreeRef<'_, G::Move, A>> = trees.iter().map(Tree::concurrent::<A>).collect();
+        let roller = roller.for_thread(i);
         let mut walk = Walk::new(ucb, true, roller.logs_moves(), t.len());
         let mut rng = rng_from_seed(seeds[i]);
         // Iteration numbers interleave threads so PIMC's roots are used evenly.

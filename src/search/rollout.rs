@@ -109,11 +109,30 @@ impl Rollout {
 pub(crate) struct Roller<'a> {
     /// The settings.
     pub(crate) rollout: Rollout,
-    /// The n-gram statistics, when the playout is NAST or EPIC.
+    /// The n-gram statistics, when the playout is NAST or EPIC: every thread's, or with
+    /// tables per thread, thread 0's.
     pub(crate) stats: Option<&'a NgramStats>,
+    /// With tables per thread (`nast_tables=thread`), those of threads 1, 2, ...; else empty.
+    pub(crate) thread_tables: &'a [NgramStats],
 }
 
-impl Roller<'_> {
+impl<'a> Roller<'a> {
+    /// The roller thread `i` of a root- or tree-parallel search plays with: its own table
+    /// when the search keeps one per thread, else the shared one.
+    pub(crate) fn for_thread(self, i: usize) -> Roller<'a> {
+        match i.checked_sub(1).and_then(|j| self.thread_tables.get(j)) {
+            Some(own) => Roller {
+                stats: Some(own),
+                thread_tables: &[],
+                ..self
+            },
+            None => Roller {
+                thread_tables: &[],
+                ..self
+            },
+        }
+    }
+
     /// True when walks must log their moves for the statistics.
     pub(crate) fn logs_moves(self) -> bool {
         self.stats.is_some()

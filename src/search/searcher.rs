@@ -91,9 +91,12 @@ pub struct Searcher<M: TreeMove> {
     /// thread), one tree per seat in a group for MO-ISMCTS, the searching seat's first.
     trees: Vec<Tree<M>>,
     crew: Option<Crew>,
-    /// NAST and EPIC statistics, shared by every thread and tree of a search, cleared before
-    /// each one (or decayed, see [`Searcher::continue_game`]).
+    /// NAST and EPIC statistics, shared by every thread and tree of a search (with
+    /// `nast_tables=thread`, thread 0's), cleared before each one (or decayed, see
+    /// [`Searcher::continue_game`]).
     ngrams: Option<NgramStats>,
+    /// With `nast_tables=thread`, the tables of threads 1, 2, ... (empty otherwise).
+    thread_ngrams: Vec<NgramStats>,
     /// The next search continues the game of the last one, so its n-gram statistics are
     /// decayed by `nast_decay` rather than cleared (set by [`Searcher::continue_game`], spent
     /// by the next search).
@@ -143,11 +146,18 @@ impl<M: TreeMove + Eq + Send + Sync + 'static> Searcher<M> {
             }
             _ => None,
         };
+        let thread_ngrams = match config.rollout.playout {
+            Playout::Ngrams(g) if config.nast_per_thread => {
+                (1..config.threads).map(|_| NgramStats::new(g)).collect()
+            }
+            _ => Vec::new(),
+        };
         Ok(Searcher {
             config,
             trees,
             crew,
             ngrams,
+            thread_ngrams,
             continues_game: false,
         })
     }
@@ -230,7 +240,14 @@ impl<M: TreeMove + Eq + Send + Sync + 'static> Searcher<M> {
         self.continues_game = true;
     }
 
-    /// The NAST or EPIC statistics of the last search (`None` for other playouts).
+    /// Every table of NAST or EPIC statistics of the last search: the shared one, or with
+    /// `nast_tables=thread` one per thread (none for other playouts).
+    pub fn ngram_tables(&self) -> impl Iterator<Item = &NgramStats> {
+        self.ngrams.iter().chain(&self.thread_ngrams)
+    }
+
+    /// The NAST or EPIC statistics of the last search (`None` for other playouts; with
+    /// `nast_tables=thread`, thread 0's).
     pub fn ngram_stats(&self) -> Option<&NgramStats> {
         self.ngrams.as_ref()
     }
@@ -304,7 +321,7 @@ impl<M: TreeMove + Eq + Send + Sync + 'static> Searcher<M> {
             virtual_loss: self.config.virtual_loss,
             prior: self.config.prior,
         };
-        if let Some(stats) = &self.ngrams {
+        for stats in self.ngram_tables() {
             if continues && self.config.nast_decay > 0.0 {
                 stats.decay(self.config.nast_decay);
             } else {
@@ -314,6 +331,7 @@ impl<M: TreeMove + Eq + Send + Sync + 'static> Searcher<M> {
         let rollout = Roller {
             rollout: self.config.rollout,
             stats: self.ngrams.as_ref(),
+            thread_tables: &self.thread_ngrams,
         };
         let group = self.group();
         let per_group = match (self.config.parallel, &self.crew) {

@@ -99,6 +99,31 @@ fn a_sequential_search_counts_every_move_of_every_iteration() {
 }
 
 #[test]
+fn tables_per_thread_count_every_play() {
+    // With a table per thread no table is written by two threads, so no play is lost: the
+    // tables together count every move of every iteration, whichever thread ran it.
+    for spec in [
+        "ismcts:playout=nast,parallel=tree,threads=2,nast_tables=thread",
+        "ismcts:playout=epic,policy=ucb1,parallel=root,threads=3,nast_tables=thread",
+    ] {
+        let (searcher, moves) = sueca_search(spec, 3, 3000);
+        let tables: Vec<u64> = searcher.ngram_tables().map(|t| t.total_count()).collect();
+        let threads = if spec.contains("threads=3") { 3 } else { 2 };
+        assert_eq!(tables.len(), threads, "{spec}: a table per thread");
+        assert_eq!(
+            tables.iter().sum::<u64>(),
+            3000 * moves,
+            "{spec}: {tables:?}"
+        );
+        // Root threads split the budget evenly; tree threads take chunks as they go.
+        assert!(
+            tables.iter().all(|&t| t > 0),
+            "{spec}: a thread learned nothing: {tables:?}"
+        );
+    }
+}
+
+#[test]
 fn shared_statistics_lose_few_updates_between_threads() {
     // Two threads update the shared tables by load and store: a play is lost only when both
     // write the same n-gram between one's load and its store, a few nanoseconds. Never more
