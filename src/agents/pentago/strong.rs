@@ -359,14 +359,16 @@ mod tests {
         let keys: Vec<&str> = INFO.options.iter().map(|o| o.key).collect();
         // The card games' exact endgame and the inference over hidden cards do not apply to a
         // perfect-information game, nor a split of multi-action turns to one whose turn is one
-        // move; n-gram statistics kept between decisions are not supported here, nor a
-        // prior from a learned model Pentago-Swap does not have.
+        // move; n-gram statistics kept between decisions are not supported here, nor tables
+        // of them per thread (Pentago-Swap has too many moves for n-gram tables), nor a prior
+        // from a learned model Pentago-Swap does not have.
         let not_offered = |k: &str| {
             k.starts_with("endgame")
                 || k.starts_with("infer")
                 || k == "leaf_solve"
                 || k == "turn_share"
                 || k == "nast_decay"
+                || k == "nast_tables"
                 || k == "prior"
         };
         for o in SEARCH_OPTIONS.iter().filter(|o| !not_offered(o.key)) {
