@@ -279,12 +279,15 @@ fn ratios(games: &[String], agent: &str, modes: &[&str], rounds: usize, measure:
         let clean = capacity >= 1.9;
         for game in games {
             for &mode in modes {
-                // An agent with options of its own takes the mode after a comma.
-                let sep = if agent.contains(':') { ',' } else { ':' };
-                let agents = [
-                    format!("{agent}{sep}parallel={mode},threads=1"),
-                    format!("{agent}{sep}parallel={mode},threads=2"),
-                ];
+                let agents = ["1", "2"].map(|threads| {
+                    let mut spec: Spec = agent.parse().unwrap_or_else(|e| {
+                        eprintln!("{e}");
+                        std::process::exit(2)
+                    });
+                    spec.set("parallel", mode);
+                    spec.set("threads", threads);
+                    spec.to_string()
+                });
                 let m = measure(game, &agents, true);
                 let ratio = m[1] / m[0];
                 println!(

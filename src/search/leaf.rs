@@ -323,8 +323,7 @@ mod tests {
                     playout: Playout::Ngrams(ngrams),
                     reward: RewardFn::PositiveWinLoss,
                 },
-                stats: Some(&stats),
-                thread_tables: &[],
+                tables: std::slice::from_ref(&stats),
             },
             slots: vec![CachePadded::default()],
         };

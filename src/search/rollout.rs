@@ -109,33 +109,34 @@ impl Rollout {
 pub(crate) struct Roller<'a> {
     /// The settings.
     pub(crate) rollout: Rollout,
-    /// The n-gram statistics, when the playout is NAST or EPIC: every thread's, or with
-    /// tables per thread, thread 0's.
-    pub(crate) stats: Option<&'a NgramStats>,
-    /// With tables per thread (`nast_tables=thread`), those of threads 1, 2, ...; else empty.
-    pub(crate) thread_tables: &'a [NgramStats],
+    /// The n-gram statistics, when the playout is NAST or EPIC: the one table every thread
+    /// shares, or with tables per thread (`nast_tables=thread`) one per thread, of which a
+    /// thread's roller ([`Roller::for_thread`]) keeps its own. Empty for other playouts.
+    pub(crate) tables: &'a [NgramStats],
 }
 
 impl<'a> Roller<'a> {
     /// The roller thread `i` of a root- or tree-parallel search plays with: its own table
     /// when the search keeps one per thread, else the shared one.
     pub(crate) fn for_thread(self, i: usize) -> Roller<'a> {
-        match i.checked_sub(1).and_then(|j| self.thread_tables.get(j)) {
-            Some(own) => Roller {
-                stats: Some(own),
-                thread_tables: &[],
+        match self.tables {
+            [_, _, ..] => Roller {
+                tables: self.tables.get(i..=i).unwrap_or(&self.tables[..1]),
                 ..self
             },
-            None => Roller {
-                thread_tables: &[],
-                ..self
-            },
+            _ => self,
         }
+    }
+
+    /// The statistics this roller's playouts read and update.
+    #[inline]
+    fn stats(self) -> Option<&'a NgramStats> {
+        self.tables.first()
     }
 
     /// True when walks must log their moves for the statistics.
     pub(crate) fn logs_moves(self) -> bool {
-        self.stats.is_some()
+        self.stats().is_some()
     }
 
     /// Plays `state` to the end and returns every seat's reward. With n-gram statistics, the
@@ -148,7 +149,7 @@ impl<'a> Roller<'a> {
         rng: &mut Rng,
         log: &mut MoveLog,
     ) -> Rewards {
-        match self.stats {
+        match self.stats() {
             None => self.rollout.finish(state, rng),
             Some(stats) => {
                 nast::playout(state, rng, stats, log);

@@ -91,12 +91,10 @@ pub struct Searcher<M: TreeMove> {
     /// thread), one tree per seat in a group for MO-ISMCTS, the searching seat's first.
     trees: Vec<Tree<M>>,
     crew: Option<Crew>,
-    /// NAST and EPIC statistics, shared by every thread and tree of a search (with
-    /// `nast_tables=thread`, thread 0's), cleared before each one (or decayed, see
-    /// [`Searcher::continue_game`]).
-    ngrams: Option<NgramStats>,
-    /// With `nast_tables=thread`, the tables of threads 1, 2, ... (empty otherwise).
-    thread_ngrams: Vec<NgramStats>,
+    /// NAST and EPIC statistics, cleared before each search (or decayed, see
+    /// [`Searcher::continue_game`]): none for other playouts, one table shared by every
+    /// thread and tree of a search, or with `nast_tables=thread` one per thread.
+    ngrams: Vec<NgramStats>,
     /// The next search continues the game of the last one, so its n-gram statistics are
     /// decayed by `nast_decay` rather than cleared (set by [`Searcher::continue_game`], spent
     /// by the next search).
@@ -142,13 +140,12 @@ impl<M: TreeMove + Eq + Send + Sync + 'static> Searcher<M> {
             Playout::Ngrams(g) => {
                 // SearchConfig refuses NAST for tree groups (see `Walk::new`).
                 debug_assert_eq!(Self::group_of(&config), 1);
-                Some(NgramStats::new(g))
-            }
-            _ => None,
-        };
-        let thread_ngrams = match config.rollout.playout {
-            Playout::Ngrams(g) if config.nast_per_thread => {
-                (1..config.threads).map(|_| NgramStats::new(g)).collect()
+                let tables = if config.nast_per_thread {
+                    config.threads.max(1)
+                } else {
+                    1
+                };
+                (0..tables).map(|_| NgramStats::new(g)).collect()
             }
             _ => Vec::new(),
         };
@@ -157,7 +154,6 @@ impl<M: TreeMove + Eq + Send + Sync + 'static> Searcher<M> {
             trees,
             crew,
             ngrams,
-            thread_ngrams,
             continues_game: false,
         })
     }
@@ -243,13 +239,13 @@ impl<M: TreeMove + Eq + Send + Sync + 'static> Searcher<M> {
     /// Every table of NAST or EPIC statistics of the last search: the shared one, or with
     /// `nast_tables=thread` one per thread (none for other playouts).
     pub fn ngram_tables(&self) -> impl Iterator<Item = &NgramStats> {
-        self.ngrams.iter().chain(&self.thread_ngrams)
+        self.ngrams.iter()
     }
 
     /// The NAST or EPIC statistics of the last search (`None` for other playouts; with
     /// `nast_tables=thread`, thread 0's).
     pub fn ngram_stats(&self) -> Option<&NgramStats> {
-        self.ngrams.as_ref()
+        self.ngrams.first()
     }
 
     /// The trees of the last search, read-only (for `cardsearch replay --dump-tree`): they keep
@@ -330,8 +326,7 @@ impl<M: TreeMove + Eq + Send + Sync + 'static> Searcher<M> {
         }
         let rollout = Roller {
             rollout: self.config.rollout,
-            stats: self.ngrams.as_ref(),
-            thread_tables: &self.thread_ngrams,
+            tables: &self.ngrams,
         };
         let group = self.group();
         let per_group = match (self.config.parallel, &self.crew) {
