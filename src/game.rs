@@ -372,6 +372,16 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// The result for `seat` at a terminal state: win 1, tie 0.5, loss 0 (team games score the
     /// seat's team). This is what search maximises by default.
     fn reward(&self, seat: Seat) -> f64;
+    /// Every seat's [`Game::reward`] at once (entries past [`Game::num_seats`] are 0), as the
+    /// end of every search iteration needs them. Games whose reward compares all seats' scores
+    /// override it to compare them once rather than once per seat.
+    fn rewards(&self) -> [f64; MAX_SEATS] {
+        let mut r = [0.0; MAX_SEATS];
+        for (seat, slot) in r.iter_mut().enumerate().take(self.num_seats()) {
+            *slot = self.reward(seat);
+        }
+        r
+    }
     /// The game's own points for `seat` (card points, tricks, penalty points…).
     fn score(&self, seat: Seat) -> f64;
     /// The team of `seat`; seats are their own team unless the game has partnerships.

@@ -69,6 +69,9 @@ impl RewardFn {
     /// Every seat's reward at the terminal `state` (entries past `num_seats` are 0).
     #[inline]
     pub fn rewards<G: Game>(self, state: &G) -> Rewards {
+        if matches!(self, RewardFn::PositiveWinLoss) {
+            return state.rewards();
+        }
         let mut r = [0.0; MAX_SEATS];
         for (seat, slot) in r.iter_mut().enumerate().take(state.num_seats()) {
             *slot = self.reward(state, seat);
