@@ -1,12 +1,18 @@
-//! The allocator's settings: mimalloc (the binary's global allocator) returns freed memory to
-//! the operating system at once.
+//! The allocator's settings: mimalloc (the binary's global allocator) keeps freed memory for
+//! the next search while the program works, and gives it back to the operating system when the
+//! engine falls idle.
 //!
-//! mimalloc keeps pages it has freed for a delay (a second in mimalloc 3) and purges them only
-//! when the freeing heap next does some work, so a long-running engine that once ran a search with a large tree
-//! or many threads kept hundreds of megabytes it no longer used (the threads' heaps are
-//! abandoned, not purged). With no purge delay, and abandoned pages purged when their thread
-//! ends, memory goes back as soon as a search's trees and threads are dropped. Searches do not
-//! allocate per iteration, so the extra purging costs nothing measurable.
+//! Freed memory returned to the operating system at once (the setting before) made every
+//! search pay for its arena twice: a page fault and the kernel's zeroing at the first touch of
+//! each page, even when the search before had just freed the same amount. Through the engine
+//! protocol, where each `go` frees its arena after replying, that was about 7% of a
+//! 10,000-iteration Hearts `go` (docs/performance.md, "Memory kept between searches"). Kept
+//! for [`PURGE_DELAY_MS`] after it is freed, a search's memory is there for the next one; the
+//! engine calls [`release_idle_memory`] once it has waited a second for a request, because
+//! mimalloc purges expired memory only when it next does some work, so an idle engine that once
+//! ran a search with a large tree or many threads would otherwise keep hundreds of megabytes
+//! it no longer uses. Searches do not allocate per iteration, so none of this touches the
+//! search itself.
 
 use libmimalloc_sys as ffi;
 
@@ -16,10 +22,23 @@ use libmimalloc_sys as ffi;
 /// the option's documented default.
 const PURGE_DELAY: ffi::mi_option_t = ffi::mi_option_use_numa_nodes - 1;
 
-/// Makes mimalloc return freed memory at once. Call at the start of `main`.
-pub fn return_memory_promptly() {
+/// How long freed memory stays with the allocator before it goes back to the operating system
+/// while the program keeps working: long enough that a search started soon after another reuses
+/// its pages, short enough that a busy engine does not hold what it has stopped using.
+pub const PURGE_DELAY_MS: std::ffi::c_long = 1000;
+
+/// Sets the allocator's purge delay to [`PURGE_DELAY_MS`]. Call at the start of `main`.
+pub fn configure() {
     // SAFETY: setting options is thread-safe in mimalloc, and this one takes a plain integer.
-    unsafe { ffi::mi_option_set(PURGE_DELAY, 0) }
+    unsafe { ffi::mi_option_set(PURGE_DELAY, PURGE_DELAY_MS) }
+}
+
+/// Gives every freed page back to the operating system now, whatever its delay, for a program
+/// about to sit idle.
+pub fn release_idle_memory() {
+    // SAFETY: a forced collection of the calling thread's heap, which also purges the
+    // process-wide arenas' freed memory; callable from any thread at any time.
+    unsafe { ffi::mi_collect(true) }
 }
 
 #[cfg(test)]
@@ -38,8 +57,9 @@ mod tests {
             // The neighbouring options have other documented defaults: use_numa_nodes 0,
             // max_errors 32 (well apart from 10).
             assert_eq!(ffi::mi_option_get(ffi::mi_option_max_errors), 32);
-            return_memory_promptly();
-            assert_eq!(ffi::mi_option_get(PURGE_DELAY), 0);
+            ffi::mi_option_set(PURGE_DELAY, 0);
+            configure();
+            assert_eq!(ffi::mi_option_get(PURGE_DELAY), PURGE_DELAY_MS);
         }
     }
 }

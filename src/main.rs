@@ -4,6 +4,6 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
-    cardsearch::allocator::return_memory_promptly();
+    cardsearch::allocator::configure();
     std::process::exit(cardsearch::cli::run());
 }

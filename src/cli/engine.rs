@@ -4,15 +4,24 @@
 //! sent during a long `go` ends that search at once: the reader raises the engine's stop signal
 //! as the line arrives, and the search replies with the best move found so far. Every line is
 //! still answered in order, one reply each. Lines longer than [`MAX_LINE_BYTES`] are refused
-//! without being held whole.
+//! without being held whole. An engine that has waited [`IDLE_RELEASE`] for a request gives
+//! the memory its searches freed back to the operating system ([`crate::allocator`]).
 
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use crossbeam::channel::RecvTimeoutError;
 
 use serde_json::Value;
 
+use crate::allocator::release_idle_memory;
 use crate::limits::MAX_LINE_BYTES;
 use crate::protocol::Engine;
+
+/// How long the engine waits for a request before it gives freed memory back: longer than
+/// the pause between the requests of a program driving it, short beside a person's.
+const IDLE_RELEASE: Duration = Duration::from_secs(1);
 
 /// One line read off the input.
 enum Line {
@@ -101,7 +110,18 @@ pub fn run() -> Result<(), String> {
     }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    for (number, line) in rx {
+    loop {
+        let (number, line) = match rx.recv_timeout(IDLE_RELEASE) {
+            Ok(request) => request,
+            Err(RecvTimeoutError::Timeout) => {
+                release_idle_memory();
+                match rx.recv() {
+                    Ok(request) => request,
+                    Err(_) => return Ok(()),
+                }
+            }
+            Err(RecvTimeoutError::Disconnected) => return Ok(()),
+        };
         {
             let last = last_stop.lock().expect("stop lock");
             if *last < number {
@@ -121,7 +141,6 @@ pub fn run() -> Result<(), String> {
             return Ok(());
         }
     }
-    Ok(())
 }
 
 #[cfg(test)]

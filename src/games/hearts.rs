@@ -1830,8 +1830,8 @@ mod tests {
                 assert!((rewards - 1.0).abs() < 1e-12);
                 // All seats' rewards at once are each seat's, to the bit.
                 let all = g.rewards();
-                for s in 0..SEATS {
-                    assert_eq!(all[s].to_bits(), g.reward(s).to_bits(), "{g:?} seat {s}");
+                for (s, r) in all.iter().enumerate() {
+                    assert_eq!(r.to_bits(), g.reward(s).to_bits(), "{g:?} seat {s}");
                 }
                 shared_wins += (all.iter().filter(|&&r| r > 0.0).count() > 1) as u32;
             }
