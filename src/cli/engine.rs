@@ -4,8 +4,8 @@
 //! sent during a long `go` ends that search at once: the reader raises the engine's stop signal
 //! as the line arrives, and the search replies with the best move found so far. Every line is
 //! still answered in order, one reply each. Lines longer than [`MAX_LINE_BYTES`] are refused
-//! without being held whole. An engine that has waited [`IDLE_RELEASE`] for a request gives
-//! the memory its searches freed back to the operating system ([`crate::allocator`]).
+//! without being held whole. An engine that has waited a second (`IDLE_RELEASE`) for a request
+//! gives the memory its searches freed back to the operating system ([`crate::allocator`]).
 
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
