@@ -16,6 +16,12 @@ use crate::solver::hybrid::{self, Cards};
 use crate::solver::leaf::LeafWorlds;
 use crate::spec::{Spec, SpecError};
 
+/// Inference (`infer=`) stops drawing candidate deals after this share of a time budget: at
+/// 2 ms a move, a thousand candidates took most of Bisca's preset's budget, which then searched
+/// a tenth of the iterations and lost by 250 Elo to the same preset with a hundred
+/// (docs/results.md, "Strength against threads", session 28).
+const INFERENCE_SHARE: u32 = 10;
+
 /// Documentation of `ismcts`.
 pub const ISMCTS_INFO: AgentInfo = AgentInfo {
     name: "ismcts",
@@ -294,11 +300,14 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
                 // MO-ISMCTS draws its worlds as SO-ISMCTS does; the searcher keeps its trees.
                 let worlds = sampled.expect("built for ismcts");
                 let observer = view.observer();
+                // Inference may take a tenth of a time budget; the rest is the search's.
+                let inference_deadline = budget.time.map(|t| start + t / INFERENCE_SHARE);
                 let inferred = inference::infer(
                     &worlds.sampler,
                     observer,
                     view.history(),
                     &self.searcher.config().inference,
+                    inference_deadline,
                     rng,
                 );
                 let leaf = (endgame.leaf > 0 && G::exact().is_some())

@@ -27,6 +27,7 @@
 //! ([`crate::solver::hybrid::decide_weighted`]).
 
 use std::fmt;
+use std::time::Instant;
 
 use crate::cards::random_below;
 use crate::game::{DealSampler, Game, HiddenInfo, MoveSet, Rng, Seat, Seen};
@@ -70,8 +71,8 @@ pub const OPT_INFER: OptionDoc = OptionDoc {
     help: "ismcts: weight N candidate deals per decision by how well they explain the others' \
            plays under the game's heuristic rule, and search determinizations drawn from them \
            (0 off; games that can rewind a deal: sueca, hearts without passing, bisca \
-           without the exchange); with endgame=, the solver's deals count by the same \
-           likelihood",
+           without the exchange; with a time budget, fewer once a tenth of it is spent, at \
+           least 32); with endgame=, the solver's deals count by the same likelihood",
 };
 /// The `infer_model` option.
 pub const OPT_INFER_MODEL: OptionDoc = OptionDoc {
@@ -252,27 +253,41 @@ pub fn likelihood<G: HiddenInfo>(
     log_likelihood(deal, observer, history, config, rng).map_or(1.0, f64::exp)
 }
 
+/// The fewest candidates inference weighs before it heeds a deadline: with fewer, a pool
+/// resampled from a handful of deals would hold the search to a handful of worlds.
+pub const MIN_CANDIDATES_BY_DEADLINE: usize = 32;
+
 /// The inferred sampler of one decision: `config.candidates` deals from `uniform`, weighted by
 /// [`log_likelihood`] and resampled; `None` (search uniformly) when inference is off, there is
-/// no play of another seat to learn from, or the game cannot replay its deals.
+/// no play of another seat to learn from, or the game cannot replay its deals. With a
+/// `deadline`, drawing candidates stops there once [`MIN_CANDIDATES_BY_DEADLINE`] are weighed,
+/// and the pool holds as many deals as were weighed (a short time budget would otherwise go to
+/// inference instead of search: docs/results.md, "Strength against threads", session 28).
 pub fn infer<G: HiddenInfo, S: DealSampler<G>>(
     uniform: &S,
     observer: Seat,
     history: &[Seen<G::Move>],
     config: &InferenceConfig,
+    deadline: Option<Instant>,
     rng: &mut Rng,
 ) -> Option<Inferred<G>> {
     if !config.is_on() || !history.iter().any(|&(s, _)| s != observer) {
         return None;
     }
-    let n = config.candidates as usize;
-    let mut candidates = Vec::with_capacity(n);
-    let mut logs = Vec::with_capacity(n);
-    for _ in 0..n {
+    let most = config.candidates as usize;
+    let mut candidates = Vec::with_capacity(most);
+    let mut logs = Vec::with_capacity(most);
+    while candidates.len() < most {
+        if candidates.len() >= MIN_CANDIDATES_BY_DEADLINE
+            && deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            break;
+        }
         let deal = uniform.sample(rng);
         logs.push(log_likelihood(&deal, observer, history, config, rng)?);
         candidates.push(deal);
     }
+    let n = candidates.len();
     // Weights relative to the best, so the largest is 1 and none overflows.
     let top = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let weights: Vec<f64> = logs.iter().map(|l| (l - top).exp()).collect();

@@ -6,7 +6,8 @@ use cardsearch::game::{DealSampler, HiddenInfo, InfoSet, Seen, rng_from_seed};
 use cardsearch::games::{GameDef, Hearts, Sueca};
 use cardsearch::search::Budget;
 use cardsearch::search::inference::{
-    InferenceConfig, OpponentModelKind, infer, likelihood, log_likelihood,
+    InferenceConfig, MIN_CANDIDATES_BY_DEADLINE, OpponentModelKind, infer, likelihood,
+    log_likelihood,
 };
 use cardsearch::solver::hybrid::{self, Cards, EndgameConfig};
 use cardsearch::solver::solve_moves;
@@ -92,7 +93,8 @@ fn plays_by_the_rule_pull_the_determinizations_toward_the_real_deal() {
         let observer = truth.current_seat();
         let uniform = truth.info_set(observer).sampler().unwrap();
         let mut rng = rng_from_seed(seed);
-        let pool = infer(&uniform, observer, &history, &config, &mut rng).expect("inference runs");
+        let pool =
+            infer(&uniform, observer, &history, &config, None, &mut rng).expect("inference runs");
         let mean = |deals: &mut dyn Iterator<Item = Sueca>| {
             let (mut sum, mut n) = (0.0, 0.0);
             for d in deals {
@@ -152,15 +154,40 @@ fn inference_is_off_without_plays_to_learn_from_or_a_rewind() {
     let uniform = state.info_set(0).sampler().unwrap();
     let mut rng = rng_from_seed(0);
     assert!(
-        infer(&uniform, 0, &history, &config, &mut rng).is_none(),
+        infer(&uniform, 0, &history, &config, None, &mut rng).is_none(),
         "no plays yet"
     );
     let (state, mut history) = played(4, 5, true);
     let observer = state.current_seat();
     let uniform = state.info_set(observer).sampler().unwrap();
-    assert!(infer(&uniform, observer, &history, &config, &mut rng).is_some());
+    assert!(infer(&uniform, observer, &history, &config, None, &mut rng).is_some());
     history[0].1 = None; // a move the observer did not see: nothing to replay
-    assert!(infer(&uniform, observer, &history, &config, &mut rng).is_none());
+    assert!(infer(&uniform, observer, &history, &config, None, &mut rng).is_none());
+}
+
+#[test]
+fn a_passed_deadline_stops_inference_after_the_fewest_candidates() {
+    let config = InferenceConfig {
+        candidates: 500,
+        ..InferenceConfig::default()
+    };
+    let (state, history) = played(4, 5, true);
+    let observer = state.current_seat();
+    let uniform = state.info_set(observer).sampler().unwrap();
+    let mut rng = rng_from_seed(3);
+    let whole = infer(&uniform, observer, &history, &config, None, &mut rng).unwrap();
+    assert_eq!(whole.pool().len(), 500);
+    // A deadline already past: the minimum is weighed, no more, and the pool is that size.
+    let past = Some(std::time::Instant::now());
+    let cut = infer(&uniform, observer, &history, &config, past, &mut rng).unwrap();
+    assert_eq!(cut.pool().len(), MIN_CANDIDATES_BY_DEADLINE);
+    assert!(cut.effective() <= MIN_CANDIDATES_BY_DEADLINE as f64 + 1e-9);
+    // A deadline far off changes nothing: the same deals from the same generator.
+    let far = Some(std::time::Instant::now() + std::time::Duration::from_secs(3600));
+    let (mut a, mut b) = (rng_from_seed(4), rng_from_seed(4));
+    let with = infer(&uniform, observer, &history, &config, far, &mut a).unwrap();
+    let without = infer(&uniform, observer, &history, &config, None, &mut b).unwrap();
+    assert_eq!(with.pool(), without.pool());
 }
 
 #[test]
@@ -379,9 +406,9 @@ fn the_learned_model_pulls_the_determinizations_toward_the_real_deal_against_ism
         };
         let uniform_deals: Vec<Sueca> = (0..2000).map(|_| uniform.sample(&mut rng)).collect();
         let before = mean(&uniform_deals);
-        let pool = infer(&uniform, observer, &history, &learned, &mut rng).unwrap();
+        let pool = infer(&uniform, observer, &history, &learned, None, &mut rng).unwrap();
         gains.push(mean(pool.pool()) - before);
-        let pool = infer(&uniform, observer, &history, &rule, &mut rng).unwrap();
+        let pool = infer(&uniform, observer, &history, &rule, None, &mut rng).unwrap();
         rule_gains.push(mean(pool.pool()) - before);
     }
     let stats = |g: &[f64]| {
@@ -493,7 +520,8 @@ fn bisca_inference_weighs_its_deals() {
         model: OpponentModelKind::Learned,
     };
     let mut rng = rng_from_seed(3);
-    let inferred = infer(&sampler, observer, &history, &config, &mut rng).expect("bisca infers");
+    let inferred =
+        infer(&sampler, observer, &history, &config, None, &mut rng).expect("bisca infers");
     assert!(
         inferred.effective() < 500.0 * 0.9,
         "effective {}",
@@ -549,7 +577,7 @@ fn the_learned_bisca_model_pulls_the_determinizations_toward_the_real_deal() {
         };
         let uniform_deals: Vec<Bisca> = (0..1000).map(|_| uniform.sample(&mut rng)).collect();
         let before = mean(&uniform_deals);
-        let pool = infer(&uniform, observer, &history, &learned, &mut rng).unwrap();
+        let pool = infer(&uniform, observer, &history, &learned, None, &mut rng).unwrap();
         gains.push(mean(pool.pool()) - before);
     }
     let n = gains.len() as f64;
