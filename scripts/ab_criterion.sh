@@ -7,7 +7,9 @@
 #   scripts/ab_criterion.sh main HEAD 'search/sueca/'       # any criterion filter
 #   CRITERION_ARGS='--warm-up-time 1 --measurement-time 3' scripts/ab_criterion.sh main HEAD
 #
-# Each revision is checked out in a detached worktree under target/ab/, with this checkout's
+# Each revision is checked out in a detached worktree in a temporary folder outside this
+# checkout (cargo merges the .cargo/config.toml of every folder above the one it builds in, so a
+# worktree inside the checkout would build with both revisions' rustflags), with this checkout's
 # benches/search.rs, benches/common/ and benches/positions.jsonl copied over it (the bench uses
 # only the crate's public game and agent interface, so it builds against older revisions), and
 # benched with CARGO_TARGET_DIR set to this checkout's target directory: dependencies are built
@@ -21,11 +23,13 @@ b=${2:?usage: ab_criterion.sh REV_A REV_B [FILTER]}
 filter=${3:-'search/[a-z]+/(ismcts|pimc|uct)/'}
 root=$(git rev-parse --show-toplevel)
 export CARGO_TARGET_DIR="$root/target"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
 
 for side in a b; do
     rev=${!side}
     commit=$(git -C "$root" rev-parse --verify "$rev^{commit}")
-    tree="$root/target/ab/bench-$side-${commit:0:12}"
+    tree="$scratch/bench-$side-${commit:0:12}"
     rm -rf "$tree"
     git -C "$root" worktree add --detach "$tree" "$commit" >/dev/null
     cp "$root/benches/search.rs" "$root/benches/positions.jsonl" "$tree/benches/"

@@ -17,6 +17,7 @@ pub mod agents;
 pub mod allocator;
 pub mod cards;
 pub mod cli;
+pub mod cpu;
 pub mod deal;
 pub mod game;
 pub mod games;

@@ -4,6 +4,12 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
+    // Before any search code runs: an older CPU gets a line naming what it lacks, not an
+    // illegal instruction.
+    if let Err(message) = cardsearch::cpu::check() {
+        eprintln!("error: {message}");
+        std::process::exit(2);
+    }
     cardsearch::allocator::configure();
     std::process::exit(cardsearch::cli::run());
 }
