@@ -116,8 +116,8 @@ mod tests {
     #[test]
     fn the_build_uses_what_the_config_file_asks_for() {
         // `.cargo/config.toml` builds for x86-64-v3; a build that silently lost the setting
-        // (a RUSTFLAGS left set, a renamed target table) would lose its speed unnoticed. A
-        // portable build made on purpose with `PORTABLE_BUILD` skips this check.
+        // (a RUSTFLAGS left set, a renamed target table) would lose its speed unnoticed. For a
+        // portable build made on purpose (`PORTABLE_BUILD`), set CARDSEARCH_PORTABLE_BUILD=1.
         if std::env::var_os("CARDSEARCH_PORTABLE_BUILD").is_some() {
             return;
         }
