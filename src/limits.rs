@@ -32,6 +32,10 @@ pub const MAX_INFER_CANDIDATES: u32 = 1_000_000;
 
 /// Virtual losses per thread in a shared tree.
 pub const MAX_VIRTUAL_LOSS: u32 = 1_000;
+/// The most passes a tree-parallel thread may gather at the root before sharing them: beyond
+/// a few thousand the other threads would choose at the root from statistics a whole search
+/// old.
+pub const MAX_ROOT_BATCH: u32 = 4_096;
 
 /// The UCB exploration constant.
 pub const MAX_EXPLORATION: f64 = 1e6;

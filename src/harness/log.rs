@@ -525,6 +525,7 @@ pub const RERUN_DROPPED_OPTIONS: &[&str] = &[
     "parallel",
     "threads",
     "virtual_loss",
+    "root_batch",
     "iterations",
     "time_ms",
 ];

@@ -99,6 +99,9 @@ pub struct SearchConfig {
     pub threads: usize,
     /// Virtual losses per thread below a node (tree modes).
     pub virtual_loss: u32,
+    /// Passes a tree-parallel ISMCTS thread gathers at the root (its availability and, in the
+    /// lock-free mode, its children's statistics) before adding them to the shared tree.
+    pub root_batch: u32,
     /// The most tree nodes of one search, over all its trees; `None`: sized from the budget,
     /// at most half the machine's memory (see [`super::arena_size`]).
     pub max_nodes: Option<u32>,
@@ -188,6 +191,11 @@ pub fn with_preset(
 pub const DEFAULT_DETS: u32 = 20;
 /// Default virtual loss per thread.
 pub const DEFAULT_VIRTUAL_LOSS: u32 = 1;
+/// Default passes a tree-parallel thread gathers at the root before sharing them: the root's
+/// statistics lag by at most 7 passes per other thread, a few in the thousands that UCB
+/// barely sees, and the root's lines cross between cores once every 8 passes instead of at
+/// every one (docs/performance.md, "Root children's statistics in batches").
+pub const DEFAULT_ROOT_BATCH: u32 = 8;
 
 const OPT_C: OptionDoc = OptionDoc {
     key: "c",
@@ -225,6 +233,14 @@ const OPT_VIRTUAL_LOSS: OptionDoc = OptionDoc {
     key: "virtual_loss",
     default: "1",
     help: "losses added per thread below a node (tree and tree-locked only; 0 allowed)",
+};
+const OPT_ROOT_BATCH: OptionDoc = OptionDoc {
+    key: "root_batch",
+    default: "8",
+    help: "ismcts and mo-ismcts in the tree modes: passes a thread gathers at the root (its availability and, in \
+           parallel=tree, its children's visits and rewards) before adding them to the shared \
+           tree, where the other threads see them; 1: at every pass, with early visits (virtual \
+           loss) at the root's children as at every other node",
 };
 const OPT_DETS: OptionDoc = OptionDoc {
     key: "dets",
@@ -333,6 +349,7 @@ pub const SEARCH_OPTIONS: &[OptionDoc] = &[
     OPT_PARALLEL,
     OPT_THREADS,
     OPT_VIRTUAL_LOSS,
+    OPT_ROOT_BATCH,
     OPT_ENDGAME,
     OPT_ENDGAME_PICK,
     OPT_ENDGAME_DEALS,
@@ -371,6 +388,7 @@ pub const MO_ISMCTS_OPTIONS: &[OptionDoc] = &[
     },
     OPT_THREADS,
     OPT_VIRTUAL_LOSS,
+    OPT_ROOT_BATCH,
     OPT_ENDGAME,
     OPT_ENDGAME_PICK,
     OPT_ENDGAME_DEALS,
@@ -504,6 +522,7 @@ impl SearchConfig {
             parallel: Parallel::Sequential,
             threads: 1,
             virtual_loss: DEFAULT_VIRTUAL_LOSS,
+            root_batch: DEFAULT_ROOT_BATCH,
             max_nodes: None,
             budget: None,
             endgame: EndgameConfig::default(),
@@ -597,6 +616,24 @@ impl SearchConfig {
         if spec.has("virtual_loss") && !parallel.is_tree() {
             return Err(err(
                 "virtual_loss applies only to parallel=tree or parallel=tree-locked".into(),
+            ));
+        }
+        // Only ISMCTS's root counts availability through its own counter and has the
+        // children every thread passes through; for PIMC and UCT the option is unknown.
+        let root_batch: u32 = if matches!(algorithm, Algorithm::Ismcts | Algorithm::MoIsmcts) {
+            spec.get("root_batch", DEFAULT_ROOT_BATCH)?
+        } else {
+            DEFAULT_ROOT_BATCH
+        };
+        if !(1..=limits::MAX_ROOT_BATCH).contains(&root_batch) {
+            return Err(err(format!(
+                "root_batch={root_batch} must be between 1 and {}",
+                limits::MAX_ROOT_BATCH
+            )));
+        }
+        if spec.has("root_batch") && !parallel.is_tree() {
+            return Err(err(
+                "root_batch applies only to parallel=tree or parallel=tree-locked".into(),
             ));
         }
         let roots = match algorithm {
@@ -709,6 +746,7 @@ impl SearchConfig {
             parallel,
             threads,
             virtual_loss,
+            root_batch,
             max_nodes,
             budget,
             endgame,
@@ -767,6 +805,11 @@ impl SearchConfig {
         parts.push(format!("threads={}", self.threads));
         if self.parallel.is_tree() {
             parts.push(format!("virtual_loss={}", self.virtual_loss));
+            // Written only when not the default, so that the specs of earlier logs read the
+            // same.
+            if self.root_batch != DEFAULT_ROOT_BATCH {
+                parts.push(format!("root_batch={}", self.root_batch));
+            }
         }
         parts.extend(self.endgame.options_text());
         parts.extend(self.inference.options_text());
@@ -825,6 +868,8 @@ mod tests {
             "ismcts:playout=epic,policy=gibbs:tau=0.5,parallel=leaf,threads=2",
             "pimc:endgame=thesis",
             "ismcts:reuse=true,parallel=tree,threads=2",
+            "ismcts:parallel=tree,threads=2,root_batch=1",
+            "ismcts:parallel=tree-locked,threads=2,root_batch=64",
             "ismcts:turn_share=0.6,reuse=true",
             "pimc:turn_share=0.25",
             "uct:reuse=true",

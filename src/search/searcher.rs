@@ -315,6 +315,7 @@ impl<M: TreeMove + Eq + Send + Sync + 'static> Searcher<M> {
         let ucb = Ucb {
             c: self.config.c,
             virtual_loss: self.config.virtual_loss,
+            root_batch: self.config.root_batch,
             prior: self.config.prior,
         };
         for stats in self.ngram_tables() {

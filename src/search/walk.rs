@@ -24,6 +24,10 @@ pub(crate) struct Ucb {
     pub(crate) c: f64,
     /// Losses counted per thread currently below a node (tree modes; 0 disables).
     pub(crate) virtual_loss: u32,
+    /// Passes a tree-parallel walker gathers at the root before adding them to the shared
+    /// tree (see [`RootChildren`]; 1: at every pass, the root's children entered with early
+    /// visits like every other node).
+    pub(crate) root_batch: u32,
     /// Weight `b` of the progressive-bias term `b·P(move)/(n + 1)`, where `P` is the game's
     /// learned opponent model's probability of the move among the legal moves of this
     /// iteration's world (`prior`; 0: off, and always off in games without a model).
@@ -54,6 +58,56 @@ pub(crate) struct Walker {
     /// The model's weight of each legal move at the node being scored, by move bit (with
     /// [`Ucb::prior`]; a move outside the first [`PRIOR_MOVES`] bits has none).
     prior_weights: [f64; PRIOR_MOVES],
+    /// A tree-parallel walker's own statistics of the root's children, not yet added to the
+    /// shared ones (see [`RootChildren`]).
+    root_children: RootChildren,
+    /// Whether this walker keeps root children's statistics to itself for a few passes
+    /// (tree-parallel walkers; see [`RootChildren`]).
+    defers: bool,
+    /// The move bit of the root child this walk entered with its statistics kept here.
+    deferred: Option<u32>,
+}
+
+/// The statistics of the root's children that one tree-parallel thread has gathered and not
+/// yet added to the shared tree.
+///
+/// Every iteration passes through a root child, so in a shared tree both threads write those
+/// few children's statistics (their early visit and their backup) on every pass, and each
+/// thread's next scan of the root misses the lines the other just wrote: with iterations of
+/// half a microsecond and a cross-core hand-off of 30-60 ns that traffic is a large part of a
+/// second thread's cost. Instead a thread adds its passes here, scores the root's children by
+/// the shared statistics plus its own, and adds its own to the shared ones every
+/// [`Ucb::root_batch`] passes (and when its search ends), as it adds its passes to the root's
+/// availability counter. The other threads see a thread's root-level results at most that many
+/// passes late; below the root nothing changes. A root child has no early visit (virtual
+/// loss): the thread's own next pass sees its statistics at once, and the others' choices at
+/// the root are spread by their own UCB terms.
+#[derive(Debug)]
+struct RootChildren {
+    /// Visits by move bit.
+    visits: [u32; ROOT_CHILDREN],
+    /// Reward totals (for the child's seat) by move bit.
+    reward: [f64; ROOT_CHILDREN],
+    /// The child of each move bit that has statistics here.
+    ids: [NodeId; ROOT_CHILDREN],
+    /// Move bits with statistics here.
+    held: u64,
+    /// Passes held.
+    passes: u32,
+}
+
+/// Root children a tree-parallel walker can keep statistics for: move bits below this (every
+/// card game's); a game with wider moves keeps its root children's statistics shared.
+const ROOT_CHILDREN: usize = 64;
+
+impl RootChildren {
+    const EMPTY: RootChildren = RootChildren {
+        visits: [0; ROOT_CHILDREN],
+        reward: [0.0; ROOT_CHILDREN],
+        ids: [NodeId::NONE; ROOT_CHILDREN],
+        held: 0,
+        passes: 0,
+    };
 }
 
 /// Move bits the progressive-bias prior covers: one 64-bit mask, every game with a learned
@@ -161,13 +215,6 @@ fn younger<M: TreeMove + PartialEq, A: Access>(
 }
 
 impl Walker {
-    /// Root passes a tree-parallel walker gathers before adding them to the shared root's
-    /// availability counter. Every iteration passes through the root, so adding each one
-    /// would move the root's cache line between the threads' cores once per iteration; in
-    /// batches the counter lags by at most `ROOT_BATCH - 1` passes per other thread, a few in
-    /// the thousands that the logarithm in UCB barely sees.
-    pub(crate) const ROOT_BATCH: u32 = 8;
-
     /// A walker for one thread. `track_virtual_loss` is for tree-parallel walks; `logging`
     /// for playouts that learn from every move of an iteration (NAST, EPIC).
     pub(crate) fn new(ucb: Ucb, track_virtual_loss: bool, logging: bool) -> Walker {
@@ -182,14 +229,21 @@ impl Walker {
             slots: Slots::default(),
             root_pending: 0,
             pending_root: NodeId::NONE,
+            // Every iteration passes through the root, so adding each pass to its availability
+            // counter would move the root's cache line between the threads' cores once per
+            // iteration; in batches of `root_batch` it lags by at most `root_batch - 1` passes
+            // per other thread.
             root_batch: if track_virtual_loss {
-                Self::ROOT_BATCH
+                ucb.root_batch.max(1)
             } else {
                 1
             },
             logging,
             log: MoveLog::default(),
             prior_weights: [0.0; PRIOR_MOVES],
+            root_children: RootChildren::EMPTY,
+            defers: track_virtual_loss && ucb.root_batch > 1,
+            deferred: None,
         }
     }
 
@@ -252,6 +306,27 @@ impl Walker {
             tree.add_root_passes(self.pending_root, self.root_pending);
             self.root_pending = 0;
         }
+        self.flush_root_children(tree);
+    }
+
+    /// Adds the root children's statistics this walker holds to the shared ones.
+    fn flush_root_children<M: TreeMove + PartialEq, A: Access>(&mut self, tree: TreeRef<'_, M, A>) {
+        let held = &mut self.root_children;
+        let mut bits = held.held;
+        while bits != 0 {
+            let bit = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            tree.update(
+                held.ids[bit],
+                held.visits[bit],
+                held.reward[bit],
+                Entry::Unmarked,
+            );
+            held.visits[bit] = 0;
+            held.reward[bit] = 0.0;
+        }
+        held.held = 0;
+        held.passes = 0;
     }
 
     /// Starts a walk at `root`, taking its lock (`Locked` handles).
@@ -263,6 +338,7 @@ impl Walker {
     ) {
         self.path.clear();
         self.path.push(root);
+        self.deferred = None;
         self.log.clear();
         tree.lock(root);
     }
@@ -407,6 +483,13 @@ impl Walker {
         } else {
             0
         };
+        // A lock-free shared tree's root children: scored with this thread's own statistics
+        // added, which it has not yet shared (see RootChildren).
+        let defer = A::ATOMIC_STATS
+            && !A::LOCKED
+            && at_root
+            && self.defers
+            && <G::Move as TreeMove>::Mask::BITS as usize <= ROOT_CHILDREN;
         let ln_parent = if availability {
             0.0
         } else {
@@ -428,7 +511,11 @@ impl Walker {
                 (true, true) => child.avail().wrapping_add(avail_base).wrapping_add(weight),
                 (true, false) => tree.add_avail(child, weight),
             };
-            let n = child.visits() as f64;
+            let (mut n, mut reward) = (child.visits() as f64, child.reward());
+            if defer {
+                n += self.root_children.visits[bit as usize] as f64;
+                reward += self.root_children.reward[bit as usize];
+            }
             if n == 0.0 {
                 if unvisited.id.is_none() || younger(tree, id, unvisited.id) {
                     unvisited = Best {
@@ -445,7 +532,7 @@ impl Walker {
                 ln_parent
             };
             // mean + c·sqrt(ln/n) = (reward + c·sqrt(ln·n)) / n
-            let mut num = child.reward() + c * (ln_avail * n).sqrt();
+            let mut num = reward + c * (ln_avail * n).sqrt();
             if bias > 0.0 {
                 // + b·P/(n + 1), times n like the rest
                 num += bias * self.prior_weights[bit as usize] * n / (n + 1.0);
@@ -471,7 +558,12 @@ impl Walker {
         }
         tree.unlock(node);
         tree.lock(best.id);
-        tree.enter(best.id, entry);
+        if defer {
+            self.root_children.ids[best.bit as usize] = best.id;
+            self.deferred = Some(best.bit);
+        } else {
+            tree.enter(best.id, entry);
+        }
         self.path.push(best.id);
         self.note(state, best.bit);
         // The move from its bit: playing it need not wait for the child's links to load.
@@ -516,22 +608,38 @@ impl Walker {
     /// replaces it), and it is the one counter every thread of a shared tree would write.
     #[inline]
     pub(crate) fn backup<M: TreeMove + PartialEq, A: Access, const AVAIL: bool>(
-        &self,
+        &mut self,
         tree: TreeRef<'_, M, A>,
         visits: u32,
         rewards: &Rewards,
     ) {
-        let (&root, below) = self.path.split_first().expect("a walk starts at a root");
+        let (&root, mut below) = self.path.split_first().expect("a walk starts at a root");
         if !AVAIL {
             tree.lock(root);
             tree.update(root, visits, 0.0, Entry::Unmarked);
             tree.unlock(root);
+        }
+        // Only a lock-free shared tree's walks hold statistics (see `step`): a sequential
+        // search compiles this out.
+        let holds = A::ATOMIC_STATS && !A::LOCKED;
+        if let (true, Some(bit), [child, deeper @ ..]) = (holds, self.deferred, below) {
+            let held = &mut self.root_children;
+            let bit = bit as usize;
+            held.visits[bit] += visits;
+            held.reward[bit] += rewards[tree.node(*child).seat()];
+            held.held |= 1 << bit;
+            held.passes += 1;
+            // The walk entered the child without its lock (a lock-free tree has none).
+            below = deeper;
         }
         for &id in below {
             tree.lock(id);
             let seat = tree.node(id).seat();
             tree.update(id, visits, rewards[seat], self.entry);
             tree.unlock(id);
+        }
+        if holds && self.root_children.passes >= self.root_batch {
+            self.flush_root_children(tree);
         }
     }
 }
@@ -582,11 +690,11 @@ impl Walk {
     /// Backs one playout's `rewards` up every path of the last walk (see [`Walker::backup`]).
     #[inline]
     pub(crate) fn backup<M: TreeMove + PartialEq, A: Access, const AVAIL: bool>(
-        &self,
+        &mut self,
         trees: &[TreeRef<'_, M, A>],
         rewards: &Rewards,
     ) {
-        for (walker, &tree) in self.walkers[..self.used].iter().zip(trees) {
+        for (walker, &tree) in self.walkers[..self.used].iter_mut().zip(trees) {
             walker.backup::<M, A, AVAIL>(tree, 1, rewards);
         }
     }

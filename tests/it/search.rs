@@ -299,6 +299,11 @@ fn bad_agent_specs_are_errors() {
         "pimc:dets=0",
         "ismcts:parallel=root,threads=2,virtual_loss=1",
         "ismcts:colour=blue",
+        "ismcts:parallel=tree,threads=2,root_batch=0",
+        "ismcts:parallel=tree,threads=2,root_batch=4097",
+        "ismcts:parallel=root,threads=2,root_batch=8",
+        "ismcts:root_batch=8",
+        "pimc:parallel=tree,threads=2,root_batch=8",
     ] {
         let spec: Spec = bad.parse().unwrap();
         assert!(
@@ -502,6 +507,9 @@ fn thousands_of_short_shared_tree_searches_account_for_every_iteration() {
     let mut rng = rng_from_seed(23);
     for spec in [
         "ismcts:parallel=tree,threads=2",
+        "ismcts:parallel=tree,threads=2,root_batch=1",
+        "ismcts:parallel=tree,threads=3,root_batch=64",
+        "mo-ismcts:parallel=tree,threads=2",
         "ismcts:parallel=tree,threads=4,virtual_loss=3",
         "ismcts:parallel=tree,threads=3,max_nodes=40",
         "uct:parallel=tree,threads=2,virtual_loss=0",
@@ -524,6 +532,41 @@ fn thousands_of_short_shared_tree_searches_account_for_every_iteration() {
             check(spec, &state, &d);
             assert_eq!(d.iterations, 40 + i % 50, "{spec}");
         }
+    }
+}
+
+#[test]
+fn one_tree_thread_searches_alike_whatever_its_root_batch() {
+    // A tree-parallel thread keeps its root children's statistics to itself for `root_batch`
+    // passes and scores them with its own added; alone in the tree it must therefore choose
+    // exactly as when it shares every pass (`root_batch=1`, early visits at the root's
+    // children, which one thread undoes before it reads them again). Tricks's win/tie/loss
+    // rewards are halves, so the two orders of adding them give the same totals to the bit.
+    let mut rng = rng_from_seed(31);
+    let specs = [1, 8, 64].map(|b| format!("ismcts:parallel=tree,threads=1,root_batch={b}"));
+    for position in 0..6u64 {
+        let state = Tricks::new_game(&(), &mut rng);
+        let decisions: Vec<_> = specs
+            .iter()
+            .map(|spec| {
+                let d = decide(agent::<Tricks>(spec).as_mut(), &state, 3000, position);
+                check(spec, &state, &d);
+                d.children
+                    .iter()
+                    .map(|c| (c.mv, c.visits, c.availability, c.mean))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        assert_eq!(
+            decisions[1], decisions[0],
+            "{} against {}",
+            specs[1], specs[0]
+        );
+        assert_eq!(
+            decisions[2], decisions[0],
+            "{} against {}",
+            specs[2], specs[0]
+        );
     }
 }
 

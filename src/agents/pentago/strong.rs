@@ -361,7 +361,8 @@ mod tests {
         // perfect-information game, nor a split of multi-action turns to one whose turn is one
         // move; n-gram statistics kept between decisions are not supported here, nor tables
         // of them per thread (Pentago-Swap has too many moves for n-gram tables), nor a prior
-        // from a learned model Pentago-Swap does not have.
+        // from a learned model Pentago-Swap does not have, nor root statistics held per
+        // thread (UCT's root counts no availability of its own: the option is ISMCTS's).
         let not_offered = |k: &str| {
             k.starts_with("endgame")
                 || k.starts_with("infer")
@@ -370,6 +371,7 @@ mod tests {
                 || k == "nast_decay"
                 || k == "nast_tables"
                 || k == "prior"
+                || k == "root_batch"
         };
         for o in SEARCH_OPTIONS.iter().filter(|o| !not_offered(o.key)) {
             assert_eq!(keys.iter().filter(|&&k| k == o.key).count(), 1, "{}", o.key);
