@@ -512,6 +512,32 @@ fn parse_playout(text: &str) -> Result<Playout, String> {
     }))
 }
 
+/// A count that only the tree modes take (`virtual_loss`, `root_batch`): `default` unless the
+/// spec sets it, an error outside `range` or with another parallel mode.
+fn tree_mode_count(
+    spec: &Spec,
+    key: &str,
+    default: u32,
+    range: std::ops::RangeInclusive<u32>,
+    parallel: Parallel,
+) -> Result<u32, SpecError> {
+    let err = |msg: String| SpecError(format!("{}: {msg}", spec.name));
+    let value: u32 = spec.get(key, default)?;
+    if !range.contains(&value) {
+        return Err(err(format!(
+            "{key}={value} must be from {} to {}",
+            range.start(),
+            range.end()
+        )));
+    }
+    if spec.has(key) && !parallel.is_tree() {
+        return Err(err(format!(
+            "{key} applies only to parallel=tree or parallel=tree-locked"
+        )));
+    }
+    Ok(value)
+}
+
 impl SearchConfig {
     /// A sequential configuration with the defaults.
     pub fn new(algorithm: Algorithm) -> SearchConfig {
@@ -606,36 +632,26 @@ impl SearchConfig {
                 "threads={threads} needs a parallel mode (parallel=root, tree, tree-locked or leaf)"
             )));
         }
-        let virtual_loss: u32 = spec.get("virtual_loss", DEFAULT_VIRTUAL_LOSS)?;
-        if virtual_loss > limits::MAX_VIRTUAL_LOSS {
-            return Err(err(format!(
-                "virtual_loss={virtual_loss} must be at most {}",
-                limits::MAX_VIRTUAL_LOSS
-            )));
-        }
-        if spec.has("virtual_loss") && !parallel.is_tree() {
-            return Err(err(
-                "virtual_loss applies only to parallel=tree or parallel=tree-locked".into(),
-            ));
-        }
+        let virtual_loss = tree_mode_count(
+            spec,
+            "virtual_loss",
+            DEFAULT_VIRTUAL_LOSS,
+            0..=limits::MAX_VIRTUAL_LOSS,
+            parallel,
+        )?;
         // Only ISMCTS's root counts availability through its own counter and has the
         // children every thread passes through; for PIMC and UCT the option is unknown.
-        let root_batch: u32 = if matches!(algorithm, Algorithm::Ismcts | Algorithm::MoIsmcts) {
-            spec.get("root_batch", DEFAULT_ROOT_BATCH)?
+        let root_batch = if matches!(algorithm, Algorithm::Ismcts | Algorithm::MoIsmcts) {
+            tree_mode_count(
+                spec,
+                "root_batch",
+                DEFAULT_ROOT_BATCH,
+                1..=limits::MAX_ROOT_BATCH,
+                parallel,
+            )?
         } else {
             DEFAULT_ROOT_BATCH
         };
-        if !(1..=limits::MAX_ROOT_BATCH).contains(&root_batch) {
-            return Err(err(format!(
-                "root_batch={root_batch} must be between 1 and {}",
-                limits::MAX_ROOT_BATCH
-            )));
-        }
-        if spec.has("root_batch") && !parallel.is_tree() {
-            return Err(err(
-                "root_batch applies only to parallel=tree or parallel=tree-locked".into(),
-            ));
-        }
         let roots = match algorithm {
             Algorithm::Pimc { dets, .. } => dets as u64,
             _ => 1,
