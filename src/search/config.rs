@@ -237,10 +237,10 @@ const OPT_VIRTUAL_LOSS: OptionDoc = OptionDoc {
 const OPT_ROOT_BATCH: OptionDoc = OptionDoc {
     key: "root_batch",
     default: "8",
-    help: "ismcts and mo-ismcts in the tree modes: passes a thread gathers at the root (its availability and, in \
-           parallel=tree, its children's visits and rewards) before adding them to the shared \
-           tree, where the other threads see them; 1: at every pass, with early visits (virtual \
-           loss) at the root's children as at every other node",
+    help: "ismcts and mo-ismcts in the tree modes: passes a thread gathers at the root (its \
+           availability and, in parallel=tree, its children's visits and rewards) before adding \
+           them to the shared tree, where the other threads see them; 1: at every pass, with \
+           early visits (virtual loss) at the root's children as at every other node",
 };
 const OPT_DETS: OptionDoc = OptionDoc {
     key: "dets",
