@@ -61,9 +61,6 @@ pub(crate) struct Walker {
     /// A tree-parallel walker's own statistics of the root's children, not yet added to the
     /// shared ones (see [`RootChildren`]).
     root_children: RootChildren,
-    /// Whether this walker keeps root children's statistics to itself for a few passes
-    /// (tree-parallel walkers; see [`RootChildren`]).
-    defers: bool,
     /// The move bit of the root child this walk entered with its statistics kept here.
     deferred: Option<u32>,
 }
@@ -77,8 +74,8 @@ pub(crate) struct Walker {
 /// half a microsecond and a cross-core hand-off of 30-60 ns that traffic is a large part of a
 /// second thread's cost. Instead a thread adds its passes here, scores the root's children by
 /// the shared statistics plus its own, and adds its own to the shared ones every
-/// [`Ucb::root_batch`] passes (and when its search ends), as it adds its passes to the root's
-/// availability counter. The other threads see a thread's root-level results at most that many
+/// [`Ucb::root_batch`] passes (and when its search ends), together with its passes to the
+/// root's availability counter ([`Walker::flush_root_passes`]). The other threads see a thread's root-level results at most that many
 /// passes late; below the root nothing changes. A root child has no early visit (virtual
 /// loss): the thread's own next pass sees its statistics at once, and the others' choices at
 /// the root are spread by their own UCB terms.
@@ -92,13 +89,17 @@ struct RootChildren {
     ids: [NodeId; ROOT_CHILDREN],
     /// Move bits with statistics here.
     held: u64,
-    /// Passes held.
-    passes: u32,
 }
 
 /// Root children a tree-parallel walker can keep statistics for: move bits below this (every
 /// card game's); a game with wider moves keeps its root children's statistics shared.
 const ROOT_CHILDREN: usize = 64;
+
+/// True for the handles whose walks hold root children's statistics: a lock-free shared tree's
+/// (sequential searches own their tree; `tree-locked` walks hold each node's lock anyway).
+const fn holds_root_children<A: Access>() -> bool {
+    A::ATOMIC_STATS && !A::LOCKED
+}
 
 impl RootChildren {
     const EMPTY: RootChildren = RootChildren {
@@ -106,7 +107,6 @@ impl RootChildren {
         reward: [0.0; ROOT_CHILDREN],
         ids: [NodeId::NONE; ROOT_CHILDREN],
         held: 0,
-        passes: 0,
     };
 }
 
@@ -242,7 +242,6 @@ impl Walker {
             log: MoveLog::default(),
             prior_weights: [0.0; PRIOR_MOVES],
             root_children: RootChildren::EMPTY,
-            defers: track_virtual_loss && ucb.root_batch > 1,
             deferred: None,
         }
     }
@@ -296,8 +295,9 @@ impl Walker {
         }
     }
 
-    /// Adds the root passes this walker still holds to `root`'s availability; a tree-parallel
-    /// thread calls it once its last iteration is backed up.
+    /// Adds the root passes this walker still holds to `root`'s availability, and the root
+    /// children's statistics it holds to theirs; a tree-parallel thread calls it once its last
+    /// iteration is backed up.
     pub(crate) fn flush_root_passes<M: TreeMove + PartialEq, A: Access>(
         &mut self,
         tree: TreeRef<'_, M, A>,
@@ -326,7 +326,6 @@ impl Walker {
             held.reward[bit] = 0.0;
         }
         held.held = 0;
-        held.passes = 0;
     }
 
     /// Starts a walk at `root`, taking its lock (`Locked` handles).
@@ -485,10 +484,9 @@ impl Walker {
         };
         // A lock-free shared tree's root children: scored with this thread's own statistics
         // added, which it has not yet shared (see RootChildren).
-        let defer = A::ATOMIC_STATS
-            && !A::LOCKED
+        let defer = holds_root_children::<A>()
             && at_root
-            && self.defers
+            && self.root_batch > 1
             && <G::Move as TreeMove>::Mask::BITS as usize <= ROOT_CHILDREN;
         let ln_parent = if availability {
             0.0
@@ -619,16 +617,14 @@ impl Walker {
             tree.update(root, visits, 0.0, Entry::Unmarked);
             tree.unlock(root);
         }
-        // Only a lock-free shared tree's walks hold statistics (see `step`): a sequential
-        // search compiles this out.
-        let holds = A::ATOMIC_STATS && !A::LOCKED;
+        // A sequential search compiles this out.
+        let holds = holds_root_children::<A>();
         if let (true, Some(bit), [child, deeper @ ..]) = (holds, self.deferred, below) {
             let held = &mut self.root_children;
             let bit = bit as usize;
             held.visits[bit] += visits;
             held.reward[bit] += rewards[tree.node(*child).seat()];
             held.held |= 1 << bit;
-            held.passes += 1;
             // The walk entered the child without its lock (a lock-free tree has none).
             below = deeper;
         }
@@ -637,9 +633,6 @@ impl Walker {
             let seat = tree.node(id).seat();
             tree.update(id, visits, rewards[seat], self.entry);
             tree.unlock(id);
-        }
-        if holds && self.root_children.passes >= self.root_batch {
-            self.flush_root_children(tree);
         }
     }
 }
