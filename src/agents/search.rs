@@ -627,4 +627,42 @@ mod tests {
             assert!(seen.contains(&left), "{seen:?}");
         }
     }
+
+    #[test]
+    fn a_tree_thread_adds_every_held_statistic_to_its_tree() {
+        // A lock-free tree thread holds its passes through the root's children and
+        // grandchildren and adds them to the tree every `root_batch` passes and when its search
+        // ends. Every pass through a node that is not an end of the game goes on into one of
+        // its children or ends at a new one, so afterwards a node's visits are one (the pass
+        // that made it) plus its children's, at the held levels as below them. One thread, so
+        // that no other can end a pass early at a node it has just made; a batch of 7, so that
+        // 2,000 iterations leave part of a batch for the end. Sueca's first trick has no end of
+        // the game in the top three levels.
+        let config = Sueca::config(&"sueca".parse().unwrap()).unwrap();
+        let mut agent = agent::<Sueca>("ismcts:parallel=tree,threads=1,root_batch=7");
+        let mut rng = rng_from_seed(41);
+        for _ in 0..4 {
+            let state = Sueca::new_game(&config, &mut rng);
+            let me = state.current_seat();
+            let d = agent
+                .choose(View::new(&state, me), Budget::iterations(2000), &mut rng)
+                .unwrap();
+            assert_eq!(root_visits(&d), 2000);
+            let tree = &agent.searcher.trees()[0];
+            let mut checked = 0;
+            let mut below = vec![tree.root(0)];
+            for _level in 0..2 {
+                for parent in std::mem::take(&mut below) {
+                    for (id, node) in tree.children(parent) {
+                        let children: u64 =
+                            tree.children(id).map(|(_, c)| u64::from(c.visits())).sum();
+                        assert_eq!(u64::from(node.visits()), 1 + children, "node {id:?}");
+                        checked += 1;
+                        below.push(id);
+                    }
+                }
+            }
+            assert!(checked > 20, "{checked} nodes checked");
+        }
+    }
 }

@@ -191,11 +191,11 @@ pub fn with_preset(
 pub const DEFAULT_DETS: u32 = 20;
 /// Default virtual loss per thread.
 pub const DEFAULT_VIRTUAL_LOSS: u32 = 1;
-/// Default passes a tree-parallel thread gathers at the root before sharing them: the root's
-/// statistics lag by at most 7 passes per other thread, a few in the thousands that UCB
-/// barely sees, and the root's lines cross between cores once every 8 passes instead of at
-/// every one (docs/performance.md, "Root children's statistics in batches").
-pub const DEFAULT_ROOT_BATCH: u32 = 8;
+/// Default passes a tree-parallel thread gathers at the top of the tree before sharing them:
+/// the top two levels' statistics lag by at most 31 passes per other thread, a few in the
+/// thousands that UCB barely sees, and their lines cross between cores once a batch instead of
+/// at every pass (docs/performance.md, "The root's grandchildren held too, in batches of 32").
+pub const DEFAULT_ROOT_BATCH: u32 = 32;
 
 const OPT_C: OptionDoc = OptionDoc {
     key: "c",
@@ -236,11 +236,12 @@ const OPT_VIRTUAL_LOSS: OptionDoc = OptionDoc {
 };
 const OPT_ROOT_BATCH: OptionDoc = OptionDoc {
     key: "root_batch",
-    default: "8",
+    default: "32",
     help: "ismcts and mo-ismcts in the tree modes: passes a thread gathers at the root (its \
-           availability and, in parallel=tree, its children's visits and rewards) before adding \
-           them to the shared tree, where the other threads see them; 1: at every pass, with \
-           early visits (virtual loss) at the root's children as at every other node",
+           availability and, in parallel=tree, the visits, rewards and availability of the \
+           root's children and grandchildren) before adding them to the shared tree, where the \
+           other threads see them; 1: at every pass, with early visits (virtual loss) at every \
+           node",
 };
 const OPT_DETS: OptionDoc = OptionDoc {
     key: "dets",

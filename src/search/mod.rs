@@ -13,6 +13,7 @@ mod crew;
 mod fastexp;
 mod fastln;
 pub(crate) mod graft;
+pub(crate) mod held;
 pub mod inference;
 pub mod ismcts;
 mod leaf;

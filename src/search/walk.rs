@@ -12,6 +12,7 @@ use crate::cards::random_below;
 use crate::game::{Game, MoveSet, Rng, TreeMove};
 use crate::mask::MoveMask;
 
+use super::held::{HELD_MOVES, Held};
 use super::nast::MoveLog;
 use super::rollout::Rewards;
 use super::tree::{Access, Entry, NodeId, Slots, TreeRef};
@@ -24,9 +25,9 @@ pub(crate) struct Ucb {
     pub(crate) c: f64,
     /// Losses counted per thread currently below a node (tree modes; 0 disables).
     pub(crate) virtual_loss: u32,
-    /// Passes a tree-parallel walker gathers at the root before adding them to the shared
-    /// tree (see [`RootChildren`]; 1: at every pass, the root's children entered with early
-    /// visits like every other node).
+    /// Passes a tree-parallel walker gathers at the top two levels before adding them to the
+    /// shared tree (see [`super::held`]; 1: at every pass, every node entered with early
+    /// visits).
     pub(crate) root_batch: u32,
     /// Weight `b` of the progressive-bias term `b·P(move)/(n + 1)`, where `P` is the game's
     /// learned opponent model's probability of the move among the legal moves of this
@@ -59,55 +60,32 @@ pub(crate) struct Walker {
     /// [`Ucb::prior`]; a move outside the first [`PRIOR_MOVES`] bits has none).
     prior_weights: [f64; PRIOR_MOVES],
     /// A tree-parallel walker's own statistics of the root's children, not yet added to the
-    /// shared ones (see [`RootChildren`]).
-    root_children: RootChildren,
-    /// The move bit of the root child this walk entered with its statistics kept here.
-    deferred: Option<u32>,
+    /// shared ones (see [`super::held`]).
+    root_children: Held,
+    /// The same for the root's grandchildren, a row per root child by its move bit (empty
+    /// when this walker holds none).
+    grandchildren: Box<[Held]>,
+    /// Rows of `grandchildren` with statistics held.
+    grandchild_rows: u64,
+    /// The move bits of the root child, and of its child, that this walk entered with their
+    /// statistics kept by this walker.
+    deferred: [Option<u32>; 2],
 }
 
-/// The statistics of the root's children that one tree-parallel thread has gathered and not
-/// yet added to the shared tree.
-///
-/// Every iteration passes through a root child, so in a shared tree both threads write those
-/// few children's statistics (their early visit and their backup) on every pass, and each
-/// thread's next scan of the root misses the lines the other just wrote: with iterations of
-/// half a microsecond and a cross-core hand-off of 30-60 ns that traffic is a large part of a
-/// second thread's cost. Instead a thread adds its passes here, scores the root's children by
-/// the shared statistics plus its own, and adds its own to the shared ones every
-/// [`Ucb::root_batch`] passes (and when its search ends), together with its passes to the
-/// root's availability counter ([`Walker::flush_root_passes`]). The other threads see a thread's root-level results at most that many
-/// passes late; below the root nothing changes. A root child has no early visit (virtual
-/// loss): the thread's own next pass sees its statistics at once, and the others' choices at
-/// the root are spread by their own UCB terms.
-#[derive(Debug)]
-struct RootChildren {
-    /// Visits by move bit.
-    visits: [u32; ROOT_CHILDREN],
-    /// Reward totals (for the child's seat) by move bit.
-    reward: [f64; ROOT_CHILDREN],
-    /// The child of each move bit that has statistics here.
-    ids: [NodeId; ROOT_CHILDREN],
-    /// Move bits with statistics here.
-    held: u64,
-}
-
-/// Root children a tree-parallel walker can keep statistics for: move bits below this (every
-/// card game's); a game with wider moves keeps its root children's statistics shared.
-const ROOT_CHILDREN: usize = 64;
-
-/// True for the handles whose walks hold root children's statistics: a lock-free shared tree's
-/// (sequential searches own their tree; `tree-locked` walks hold each node's lock anyway).
-const fn holds_root_children<A: Access>() -> bool {
+/// True for the handles whose walks hold the top two levels' statistics (see [`super::held`]):
+/// a lock-free shared tree's (sequential searches own their tree; `tree-locked` walks hold
+/// each node's lock anyway).
+const fn holds_top_levels<A: Access>() -> bool {
     A::ATOMIC_STATS && !A::LOCKED
 }
 
-impl RootChildren {
-    const EMPTY: RootChildren = RootChildren {
-        visits: [0; ROOT_CHILDREN],
-        reward: [0.0; ROOT_CHILDREN],
-        ids: [NodeId::NONE; ROOT_CHILDREN],
-        held: 0,
-    };
+/// Which of a walker's [`Held`] rows a selection step scores with.
+#[derive(Clone, Copy)]
+enum Row {
+    /// The root's children.
+    Root,
+    /// The children of the root child with this move bit.
+    Grandchildren(u32),
 }
 
 /// Move bits the progressive-bias prior covers: one 64-bit mask, every game with a learned
@@ -241,8 +219,15 @@ impl Walker {
             logging,
             log: MoveLog::default(),
             prior_weights: [0.0; PRIOR_MOVES],
-            root_children: RootChildren::EMPTY,
-            deferred: None,
+            root_children: Held::EMPTY,
+            // Made once per search, never inside an iteration.
+            grandchildren: if track_virtual_loss && ucb.root_batch > 1 {
+                vec![Held::EMPTY; HELD_MOVES].into_boxed_slice()
+            } else {
+                Box::default()
+            },
+            grandchild_rows: 0,
+            deferred: [None; 2],
         }
     }
 
@@ -309,23 +294,17 @@ impl Walker {
         self.flush_root_children(tree);
     }
 
-    /// Adds the root children's statistics this walker holds to the shared ones.
+    /// Adds the statistics of the root's children and grandchildren this walker holds to the
+    /// shared ones.
     fn flush_root_children<M: TreeMove + PartialEq, A: Access>(&mut self, tree: TreeRef<'_, M, A>) {
-        let held = &mut self.root_children;
-        let mut bits = held.held;
-        while bits != 0 {
-            let bit = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            tree.update(
-                held.ids[bit],
-                held.visits[bit],
-                held.reward[bit],
-                Entry::Unmarked,
-            );
-            held.visits[bit] = 0;
-            held.reward[bit] = 0.0;
+        self.root_children.flush(tree);
+        let mut rows = self.grandchild_rows;
+        while rows != 0 {
+            let row = rows.trailing_zeros() as usize;
+            rows &= rows - 1;
+            self.grandchildren[row].flush(tree);
         }
-        held.held = 0;
+        self.grandchild_rows = 0;
     }
 
     /// Starts a walk at `root`, taking its lock (`Locked` handles).
@@ -337,7 +316,7 @@ impl Walker {
     ) {
         self.path.clear();
         self.path.push(root);
-        self.deferred = None;
+        self.deferred = [None; 2];
         self.log.clear();
         tree.lock(root);
     }
@@ -482,12 +461,21 @@ impl Walker {
         } else {
             0
         };
-        // A lock-free shared tree's root children: scored with this thread's own statistics
-        // added, which it has not yet shared (see RootChildren).
-        let defer = holds_root_children::<A>()
-            && at_root
+        // A lock-free shared tree's root children, and the children of the root child this
+        // walk entered so: scored with this thread's own statistics added, which it has not
+        // yet shared (see super::held).
+        let held_row = if holds_top_levels::<A>()
             && self.root_batch > 1
-            && <G::Move as TreeMove>::Mask::BITS as usize <= ROOT_CHILDREN;
+            && <G::Move as TreeMove>::Mask::BITS as usize <= HELD_MOVES
+        {
+            match (at_root, self.path.len(), self.deferred[0]) {
+                (true, _, _) => Some(Row::Root),
+                (false, 2, Some(parent)) if availability => Some(Row::Grandchildren(parent)),
+                _ => None,
+            }
+        } else {
+            None
+        };
         let ln_parent = if availability {
             0.0
         } else {
@@ -495,6 +483,14 @@ impl Walker {
         };
         // b·P(move) = bias · weight of the move (0 without a prior).
         let bias = self.load_prior(state);
+        let mut held = match held_row {
+            None => None,
+            Some(Row::Root) => Some(&mut self.root_children),
+            Some(Row::Grandchildren(parent)) => {
+                self.grandchild_rows |= 1 << parent;
+                Some(&mut self.grandchildren[parent as usize])
+            }
+        };
         let mut best = Best::NONE;
         // A child made by another thread and not yet backed up has no statistics: it goes
         // first.
@@ -504,15 +500,22 @@ impl Walker {
             let id = block.child(bit);
             let child = tree.node(id);
             // Availability counts this pass (at a root, through the root's counter below).
-            let avail = match (availability, at_root) {
-                (false, _) => 0,
-                (true, true) => child.avail().wrapping_add(avail_base).wrapping_add(weight),
-                (true, false) => tree.add_avail(child, weight),
-            };
             let (mut n, mut reward) = (child.visits() as f64, child.reward());
-            if defer {
-                n += self.root_children.visits[bit as usize] as f64;
-                reward += self.root_children.reward[bit as usize];
+            let avail = match (availability, at_root, &mut held) {
+                (false, _, _) => 0,
+                (true, true, _) => child.avail().wrapping_add(avail_base).wrapping_add(weight),
+                (true, false, None) => tree.add_avail(child, weight),
+                (true, false, Some(held)) => {
+                    let own = &mut held.avail[bit as usize];
+                    *own = own.wrapping_add(weight);
+                    held.ids[bit as usize] = id;
+                    held.held |= 1 << bit;
+                    child.avail().wrapping_add(*own)
+                }
+            };
+            if let Some(held) = &held {
+                n += held.visits[bit as usize] as f64;
+                reward += held.reward[bit as usize];
             }
             if n == 0.0 {
                 if unvisited.id.is_none() || younger(tree, id, unvisited.id) {
@@ -556,9 +559,9 @@ impl Walker {
         }
         tree.unlock(node);
         tree.lock(best.id);
-        if defer {
-            self.root_children.ids[best.bit as usize] = best.id;
-            self.deferred = Some(best.bit);
+        if held_row.is_some() {
+            // Its statistics go to the held row at backup.
+            self.deferred[self.path.len() - 1] = Some(best.bit);
         } else {
             tree.enter(best.id, entry);
         }
@@ -617,16 +620,19 @@ impl Walker {
             tree.update(root, visits, 0.0, Entry::Unmarked);
             tree.unlock(root);
         }
-        // A sequential search compiles this out.
-        let holds = holds_root_children::<A>();
-        if let (true, Some(bit), [child, deeper @ ..]) = (holds, self.deferred, below) {
-            let held = &mut self.root_children;
-            let bit = bit as usize;
-            held.visits[bit] += visits;
-            held.reward[bit] += rewards[tree.node(*child).seat()];
-            held.held |= 1 << bit;
-            // The walk entered the child without its lock (a lock-free tree has none).
+        // The walk entered the held nodes without early visits, and without their locks (a
+        // lock-free tree has none). A sequential search compiles this out.
+        if holds_top_levels::<A>()
+            && let (Some(bit), [child, deeper @ ..]) = (self.deferred[0], below)
+        {
+            let seat = tree.node(*child).seat();
+            self.root_children.add(bit, *child, visits, rewards[seat]);
             below = deeper;
+            if let (Some(bit2), [grandchild, deeper @ ..]) = (self.deferred[1], below) {
+                let seat = tree.node(*grandchild).seat();
+                self.grandchildren[bit as usize].add(bit2, *grandchild, visits, rewards[seat]);
+                below = deeper;
+            }
         }
         for &id in below {
             tree.lock(id);

@@ -537,11 +537,12 @@ fn thousands_of_short_shared_tree_searches_account_for_every_iteration() {
 
 #[test]
 fn one_tree_thread_searches_alike_whatever_its_root_batch() {
-    // A tree-parallel thread keeps its root children's statistics to itself for `root_batch`
-    // passes and scores them with its own added; alone in the tree it must therefore choose
-    // exactly as when it shares every pass (`root_batch=1`, early visits at the root's
-    // children, which one thread undoes before it reads them again). Tricks's win/tie/loss
-    // rewards are halves, so the two orders of adding them give the same totals to the bit.
+    // A tree-parallel thread keeps its statistics of the root's children and grandchildren
+    // (visits, rewards, availability) to itself for `root_batch` passes and scores them with
+    // its own added; alone in the tree it must therefore choose exactly as when it shares
+    // every pass (`root_batch=1`, early visits at every node, which one thread undoes before
+    // it reads them again). Tricks's win/tie/loss rewards are halves, so the two orders of
+    // adding them give the same totals to the bit.
     let mut rng = rng_from_seed(31);
     let specs = [1, 8, 64].map(|b| format!("ismcts:parallel=tree,threads=1,root_batch={b}"));
     for position in 0..6u64 {
