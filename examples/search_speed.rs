@@ -16,8 +16,8 @@
 //! came back: median, 99th percentile and maximum over all positions and runs. `latency` prints the one-way core-to-core
 //! hand-off time (`cardsearch::harness::machine`), which bounds what shared-tree modes gain from
 //! a second thread; `speed` prints it too, before its runs. `ratio` measures 2-thread / 1-thread
-//! iterations per second of every parallel mode in rounds, each round with the machine's state
-//! beside it (see `ratios`).
+//! iterations per second of every parallel mode in rounds, and 2-thread / sequential (the agent
+//! without a parallel mode), each round with the machine's state beside it (see `ratios`).
 
 use std::time::{Duration, Instant};
 
@@ -271,32 +271,42 @@ fn handoff_ns() -> f64 {
 /// what is measured (a real machine's cores are that far apart too), so it is printed beside.
 fn ratios(games: &[String], agent: &str, modes: &[&str], rounds: usize, measure: &Measure<'_>) {
     let capacity_work = 30_000_000;
-    let mut all: Vec<(bool, String, &str, f64)> = Vec::new();
-    println!("round  hand-off ns  capacity  game     mode          1T it/s    2T it/s  ratio");
+    // (clean, game, mode, 2T / 1T, 2T / sequential)
+    let mut all: Vec<(bool, String, &str, f64, f64)> = Vec::new();
+    println!(
+        "round  hand-off ns  capacity  game     mode         seq it/s    1T it/s    2T it/s  ratio  2T/seq"
+    );
     for round in 1..=rounds {
         let latency = handoff_ns();
         let capacity = cardsearch::harness::machine::two_thread_capacity(capacity_work);
         let clean = capacity >= 1.9;
         for game in games {
             for &mode in modes {
-                let agents = ["1", "2"].map(|threads| {
+                // The sequential search beside the mode's one thread: a mode's own overhead
+                // makes its one-thread search slower, which raises 2T / 1T without making two
+                // threads any faster, so 2T / sequential is printed too.
+                let spec = |threads: &str| {
                     let mut spec: Spec = agent.parse().unwrap_or_else(|e| {
                         eprintln!("{e}");
                         std::process::exit(2)
                     });
-                    spec.set("parallel", mode);
-                    spec.set("threads", threads);
+                    if threads != "0" {
+                        spec.set("parallel", mode);
+                        spec.set("threads", threads);
+                    }
                     spec.to_string()
-                });
+                };
+                let agents = ["0", "1", "2"].map(spec);
                 let m = measure(game, &agents, true);
-                let ratio = m[1] / m[0];
+                let (ratio, vs_seq) = (m[2] / m[1], m[2] / m[0]);
                 println!(
-                    "{round:5}  {latency:11.0}  {capacity:8.2}  {game:8} {mode:12} {:10.0} {:10.0}  {ratio:5.2}{}",
+                    "{round:5}  {latency:11.0}  {capacity:8.2}  {game:8} {mode:12} {:10.0} {:10.0} {:10.0}  {ratio:5.2}  {vs_seq:6.2}{}",
                     m[0],
                     m[1],
+                    m[2],
                     if clean { "" } else { "  (not clean)" }
                 );
-                all.push((clean, game.clone(), mode, ratio));
+                all.push((clean, game.clone(), mode, ratio, vs_seq));
             }
         }
     }
@@ -304,14 +314,16 @@ fn ratios(games: &[String], agent: &str, modes: &[&str], rounds: usize, measure:
         v.sort_by(|a, b| a.partial_cmp(b).unwrap());
         (!v.is_empty()).then(|| v[v.len() / 2])
     };
-    println!("\nmedian 2T/1T ratio   game     mode          all rounds   clean rounds");
+    println!(
+        "\nmedian 2T/1T ratio   game     mode          all rounds   clean rounds   (2T / sequential, all rounds)"
+    );
     for game in games {
         for &mode in modes {
-            let pick = |clean_only: bool| {
+            let pick = |clean_only: bool, value: fn(&(bool, String, &str, f64, f64)) -> f64| {
                 median(
                     all.iter()
                         .filter(|r| &r.1 == game && r.2 == mode && (r.0 || !clean_only))
-                        .map(|r| r.3)
+                        .map(value)
                         .collect(),
                 )
             };
@@ -321,9 +333,10 @@ fn ratios(games: &[String], agent: &str, modes: &[&str], rounds: usize, measure:
                 .filter(|r| &r.1 == game && r.2 == mode && r.0)
                 .count();
             println!(
-                "                     {game:8} {mode:12} {:>10}   {:>6} ({clean_rounds} of {rounds})",
-                show(pick(false)),
-                show(pick(true)),
+                "                     {game:8} {mode:12} {:>10}   {:>6} ({clean_rounds} of {rounds})   2T/seq {:>5}",
+                show(pick(false, |r| r.3)),
+                show(pick(true, |r| r.3)),
+                show(pick(false, |r| r.4)),
             );
         }
     }
