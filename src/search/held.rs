@@ -41,8 +41,6 @@ pub(crate) struct Held {
     pub(crate) avail: [u32; HELD_MOVES],
     /// Reward totals (for the child's seat).
     pub(crate) reward: [f64; HELD_MOVES],
-    /// The child of each move bit that has statistics here.
-    pub(crate) ids: [NodeId; HELD_MOVES],
     /// Move bits with statistics here.
     pub(crate) held: u64,
 }
@@ -53,28 +51,35 @@ impl Held {
         visits: [0; HELD_MOVES],
         avail: [0; HELD_MOVES],
         reward: [0.0; HELD_MOVES],
-        ids: [NodeId::NONE; HELD_MOVES],
         held: 0,
     };
 
-    /// Counts `visits` playouts with total `reward` through `child`, the child of move bit
-    /// `bit`.
+    /// Counts `visits` playouts with total `reward` through the child of move bit `bit`.
     #[inline]
-    pub(crate) fn add(&mut self, bit: u32, child: NodeId, visits: u32, reward: f64) {
+    pub(crate) fn add(&mut self, bit: u32, visits: u32, reward: f64) {
         let bit = bit as usize;
         self.visits[bit] += visits;
         self.reward[bit] += reward;
-        self.ids[bit] = child;
         self.held |= 1 << bit;
     }
 
-    /// Adds the statistics held here to the shared tree's and forgets them.
-    pub(crate) fn flush<M: TreeMove + PartialEq, A: Access>(&mut self, tree: TreeRef<'_, M, A>) {
+    /// Adds the statistics held here for `parent`'s children to the shared tree's and forgets
+    /// them.
+    pub(crate) fn flush<M: TreeMove + PartialEq, A: Access>(
+        &mut self,
+        tree: TreeRef<'_, M, A>,
+        parent: NodeId,
+    ) {
+        let Some(block) = tree.block(tree.node(parent)) else {
+            debug_assert_eq!(self.held, 0, "statistics held for children never made");
+            return;
+        };
         let mut bits = self.held;
         while bits != 0 {
-            let bit = bits.trailing_zeros() as usize;
+            let bit = bits.trailing_zeros();
             bits &= bits - 1;
-            let id = self.ids[bit];
+            let id = block.child(bit);
+            let bit = bit as usize;
             if self.visits[bit] > 0 {
                 tree.update(id, self.visits[bit], self.reward[bit], Entry::Unmarked);
             }

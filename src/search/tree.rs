@@ -837,6 +837,12 @@ impl<'t, M: TreeMove + PartialEq, A: Access> TreeRef<'t, M, A> {
         self.tree.block_of(node, possible)
     }
 
+    /// The children block of `node`, if it has one (see [`Tree::block`]).
+    #[inline]
+    pub(crate) fn block(&self, node: Node<'t, M>) -> Option<Block<Mask<M>>> {
+        self.tree.block(node)
+    }
+
     /// Takes `id`'s lock (`Locked` handles only; a no-op otherwise). The thread remembers it
     /// until [`TreeRef::unlock`], so a panic can release it ([`TreeRef::release_held_lock`]).
     #[inline]

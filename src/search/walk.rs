@@ -63,10 +63,9 @@ pub(crate) struct Walker {
     /// shared ones (see [`super::held`]).
     root_children: Held,
     /// The same for the root's grandchildren, a row per root child by its move bit (empty
-    /// when this walker holds none).
+    /// when this walker holds none). A row has statistics only if its root child has: a pass
+    /// scores a root child's children only after entering it, and is backed up through it.
     grandchildren: Box<[Held]>,
-    /// Rows of `grandchildren` with statistics held.
-    grandchild_rows: u64,
     /// The move bits of the root child, and of its child, that this walk entered with their
     /// statistics kept by this walker.
     deferred: [Option<u32>; 2],
@@ -226,7 +225,6 @@ impl Walker {
             } else {
                 Box::default()
             },
-            grandchild_rows: 0,
             deferred: [None; 2],
         }
     }
@@ -297,14 +295,23 @@ impl Walker {
     /// Adds the statistics of the root's children and grandchildren this walker holds to the
     /// shared ones.
     fn flush_root_children<M: TreeMove + PartialEq, A: Access>(&mut self, tree: TreeRef<'_, M, A>) {
-        self.root_children.flush(tree);
-        let mut rows = self.grandchild_rows;
-        while rows != 0 {
-            let row = rows.trailing_zeros() as usize;
-            rows &= rows - 1;
-            self.grandchildren[row].flush(tree);
+        let held = self.root_children.held;
+        if held == 0 {
+            return;
         }
-        self.grandchild_rows = 0;
+        // Held statistics are of children made under this root, so it has a block.
+        let Some(root_block) = tree.block(tree.node(self.pending_root)) else {
+            return;
+        };
+        let mut rows = held;
+        while rows != 0 {
+            let bit = rows.trailing_zeros();
+            rows &= rows - 1;
+            if let Some(row) = self.grandchildren.get_mut(bit as usize) {
+                row.flush(tree, root_block.child(bit));
+            }
+        }
+        self.root_children.flush(tree, self.pending_root);
     }
 
     /// Starts a walk at `root`, taking its lock (`Locked` handles).
@@ -486,10 +493,7 @@ impl Walker {
         let mut held = match held_row {
             None => None,
             Some(Row::Root) => Some(&mut self.root_children),
-            Some(Row::Grandchildren(parent)) => {
-                self.grandchild_rows |= 1 << parent;
-                Some(&mut self.grandchildren[parent as usize])
-            }
+            Some(Row::Grandchildren(parent)) => Some(&mut self.grandchildren[parent as usize]),
         };
         let mut best = Best::NONE;
         // A child made by another thread and not yet backed up has no statistics: it goes
@@ -508,7 +512,6 @@ impl Walker {
                 (true, false, Some(held)) => {
                     let own = &mut held.avail[bit as usize];
                     *own = own.wrapping_add(weight);
-                    held.ids[bit as usize] = id;
                     held.held |= 1 << bit;
                     child.avail().wrapping_add(*own)
                 }
@@ -626,11 +629,11 @@ impl Walker {
             && let (Some(bit), [child, deeper @ ..]) = (self.deferred[0], below)
         {
             let seat = tree.node(*child).seat();
-            self.root_children.add(bit, *child, visits, rewards[seat]);
+            self.root_children.add(bit, visits, rewards[seat]);
             below = deeper;
             if let (Some(bit2), [grandchild, deeper @ ..]) = (self.deferred[1], below) {
                 let seat = tree.node(*grandchild).seat();
-                self.grandchildren[bit as usize].add(bit2, *grandchild, visits, rewards[seat]);
+                self.grandchildren[bit as usize].add(bit2, visits, rewards[seat]);
                 below = deeper;
             }
         }
