@@ -112,12 +112,15 @@ pub(crate) const fn ln(x: f64) -> f64 {
     exponent as f64 * std::f64::consts::LN_2 + 2.0 * s * series
 }
 
-/// Entries of [`LN_SMALL`].
-const LN_SMALL_LEN: usize = 1024;
+/// Entries of [`LN_SMALL`]: every count of a search of up to 65,536 passes (512 KB). The root's
+/// children have the largest availability counts, all of them near the number of passes so far,
+/// so each pass reads the same one or two lines of the table; at 1,024 entries the root's
+/// children took [`ln`]'s division and series instead, 8-9% of a 10,000-iteration ISMCTS search
+/// (docs/performance.md, "The logarithm table").
+const LN_SMALL_LEN: usize = 1 << 16;
 
 /// [`ln`] of `0..LN_SMALL_LEN` (entry 0 unused), worked out at compile time by the same
-/// function, so a lookup gives exactly the bits a call would: most availability counts below
-/// the root's children are small.
+/// function, so a lookup gives exactly the bits a call would.
 static LN_SMALL: [f64; LN_SMALL_LEN] = {
     let mut t = [0.0; LN_SMALL_LEN];
     let mut i = 1;
