@@ -198,7 +198,7 @@ fn master<G: Game, W: Worlds<G>>(
 ) -> u64 {
     let _stop = StopOnDrop(&hub.signal);
     let t = tree.exclusive();
-    let mut walker = Walker::new(ucb, false, hub.roller.logs_moves());
+    let mut walker = Walker::new(ucb, false, false, hub.roller.logs_moves());
     // The log the master's own share of a leaf's playouts continue in.
     let mut leaf_log = MoveLog::default();
     let max = clock.max_iterations();

@@ -20,7 +20,7 @@ use super::budget::{BudgetClock, CLOCK_EVERY, SharedBudget};
 use super::crew::{Crew, seeds};
 use super::rollout::{Rewards, Roller};
 use super::tree::{Concurrent, Exclusive, NodeId, Tree, TreeRef};
-use super::walk::{Ucb, Walk};
+use super::walk::{Ucb, Walk, holds_top_levels};
 use super::worlds::Worlds;
 
 /// One iteration: world, walk, playout, backup.
@@ -109,7 +109,7 @@ pub(super) fn sequential<G: Game, W: Worlds<G>>(
     rng: &mut Rng,
 ) -> u64 {
     let t: Vec<TreeRef<'_, G::Move, Exclusive>> = trees.iter_mut().map(Tree::exclusive).collect();
-    let mut walk = Walk::new(ucb, false, roller.logs_moves(), t.len());
+    let mut walk = Walk::new(ucb, false, false, roller.logs_moves(), t.len());
     let mut done = 0;
     while !clock.exhausted(done) {
         iterate::<G, W, Exclusive>(&mut walk, &t, worlds, done, roller, rng);
@@ -169,7 +169,12 @@ pub(super) fn tree<G: Game, W: Worlds<G>, A: Concurrent>(
     let done = crew.run(|i| {
         let t: Vec<TreeRef<'_, G::Move, A>> = trees.iter().map(Tree::concurrent::<A>).collect();
         let roller = roller.for_thread(i);
-        let mut walk = Walk::new(ucb, true, roller.logs_moves(), t.len());
+        // Rows for the root's grandchildren only for a lock-free walk over one tree: MO-ISMCTS's
+        // trees (one a seat) select below a root child only where a seat moves twice in a row,
+        // and share those levels directly rather than keep 82 KB of rows a seat; locked walks
+        // update under each node's lock.
+        let hold = holds_top_levels::<A>() && t.len() == 1;
+        let mut walk = Walk::new(ucb, true, hold, roller.logs_moves(), t.len());
         let mut rng = rng_from_seed(seeds[i]);
         // Iteration numbers interleave threads so PIMC's roots are used evenly.
         let mut index = i as u64;

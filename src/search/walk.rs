@@ -74,7 +74,7 @@ pub(crate) struct Walker {
 /// True for the handles whose walks hold the top two levels' statistics (see [`super::held`]):
 /// a lock-free shared tree's (sequential searches own their tree; `tree-locked` walks hold
 /// each node's lock anyway).
-const fn holds_top_levels<A: Access>() -> bool {
+pub(crate) const fn holds_top_levels<A: Access>() -> bool {
     A::ATOMIC_STATS && !A::LOCKED
 }
 
@@ -195,9 +195,16 @@ fn younger<M: TreeMove + PartialEq, A: Access>(
 }
 
 impl Walker {
-    /// A walker for one thread. `track_virtual_loss` is for tree-parallel walks; `logging`
-    /// for playouts that learn from every move of an iteration (NAST, EPIC).
-    pub(crate) fn new(ucb: Ucb, track_virtual_loss: bool, logging: bool) -> Walker {
+    /// A walker for one thread. `track_virtual_loss` is for tree-parallel walks;
+    /// `hold_grandchildren` for a lock-free shared tree's walks that select below the root's
+    /// children (SO-ISMCTS: one tree, see [`super::held`]); `logging` for playouts that learn
+    /// from every move of an iteration (NAST, EPIC).
+    pub(crate) fn new(
+        ucb: Ucb,
+        track_virtual_loss: bool,
+        hold_grandchildren: bool,
+        logging: bool,
+    ) -> Walker {
         let entry = match (track_virtual_loss, ucb.virtual_loss) {
             (false, _) | (true, 0) => Entry::Unmarked,
             (true, v) => Entry::Early(v),
@@ -223,7 +230,7 @@ impl Walker {
             prior_weights: [0.0; PRIOR_MOVES],
             root_children: Held::EMPTY,
             // Made once per search, never inside an iteration.
-            grandchildren: if track_virtual_loss && ucb.root_batch > 1 {
+            grandchildren: if hold_grandchildren && track_virtual_loss && ucb.root_batch > 1 {
                 vec![Held::EMPTY; HELD_MOVES].into_boxed_slice()
             } else {
                 Box::default()
@@ -480,7 +487,9 @@ impl Walker {
         {
             match (at_root, self.path.len(), self.deferred[0]) {
                 (true, _, _) => Some(Row::Root),
-                (false, 2, Some(parent)) if availability => Some(Row::Grandchildren(parent)),
+                (false, 2, Some(parent)) if availability && !self.grandchildren.is_empty() => {
+                    Some(Row::Grandchildren(parent))
+                }
                 _ => None,
             }
         } else {
@@ -663,11 +672,17 @@ impl Walk {
     /// Walkers for a group of `trees` trees (see [`Walker::new`]; only a single tree's walks
     /// log their moves: NAST and EPIC learn from one iteration's line of play, which a group of
     /// trees does not have for every seat, and the searches that use them refuse MO-ISMCTS).
-    pub(crate) fn new(ucb: Ucb, track_virtual_loss: bool, logging: bool, trees: usize) -> Walk {
+    pub(crate) fn new(
+        ucb: Ucb,
+        track_virtual_loss: bool,
+        hold_grandchildren: bool,
+        logging: bool,
+        trees: usize,
+    ) -> Walk {
         debug_assert!(!logging || trees == 1);
         Walk {
             walkers: (0..trees)
-                .map(|_| Walker::new(ucb, track_virtual_loss, logging))
+                .map(|_| Walker::new(ucb, track_virtual_loss, hold_grandchildren, logging))
                 .collect(),
             used: 0,
         }
