@@ -116,7 +116,7 @@ pub(crate) const fn ln(x: f64) -> f64 {
 /// children have the largest availability counts, all of them near the number of passes so far,
 /// so each pass reads the same one or two lines of the table; at 1,024 entries the root's
 /// children took [`ln`]'s division and series instead, 8-9% of a 10,000-iteration ISMCTS search
-/// (docs/performance.md, "The logarithm table").
+/// (docs/performance.md, "The logarithm table covers the root's children").
 const LN_SMALL_LEN: usize = 1 << 16;
 
 /// [`ln`] of `0..LN_SMALL_LEN` (entry 0 unused), worked out at compile time by the same
