@@ -521,10 +521,7 @@ fn the_engine_survives_arbitrary_lines() {
         }
         let reply: Value =
             serde_json::from_str(&engine.handle(&Value::Object(m).to_string()).line).unwrap();
-        assert!(
-            reply.get("ok").is_some() != reply.get("error").is_some(),
-            "{reply}"
-        );
+        assert_answered_without_a_panic(&reply);
         replies += 1;
     }
     assert!(replies > 3000);
@@ -538,6 +535,120 @@ fn the_engine_survives_arbitrary_lines() {
     ] {
         let reply: Value = serde_json::from_str(&engine.handle(junk).line).unwrap();
         assert!(reply.get("error").is_some(), "{junk:?} -> {reply}");
+    }
+}
+
+/// A reply is "ok" or an error, never both, and never a panic caught by the engine (which it
+/// reports as an internal error rather than dying): bad input must be refused by a check.
+fn assert_answered_without_a_panic(reply: &Value) {
+    assert!(
+        reply.get("ok").is_some() != reply.get("error").is_some(),
+        "{reply}"
+    );
+    if let Some(error) = reply["error"].as_str() {
+        assert!(!error.contains("internal error"), "{reply}");
+    }
+}
+
+#[test]
+fn random_sessions_of_every_game_and_agent_never_panic() {
+    // Real games played through the protocol with every listed agent and game option set to
+    // its default, a plausible value or nonsense, among legal and illegal moves, searches,
+    // solves and stops. Every request must be answered by a check, never by a caught panic;
+    // and enough of them must succeed that the searches and moves were really exercised.
+    let mut engine = Engine::new();
+    let games = ask_ok(&mut engine, json!({"cmd": "games"}))["games"].clone();
+    let agents = ask_ok(&mut engine, json!({"cmd": "agents"}))["agents"].clone();
+    let (games, agents) = (games.as_array().unwrap(), agents.as_array().unwrap());
+    let values = [
+        "0", "1", "2", "3", "-1", "0.5", "abc", "", "nan", "true", "none", "strong",
+    ];
+    let mut rng = rng_from_seed(7);
+    let mut pick = |n: usize| cardsearch::cards::random_below(&mut rng, n as u32) as usize;
+    // One option of a game or agent from the engine's own list: its default, a listed value
+    // or nonsense.
+    let spec = |item: &Value, pick: &mut dyn FnMut(usize) -> usize| -> String {
+        let name = item["name"].as_str().unwrap().to_string();
+        let options = item["options"].as_array().unwrap();
+        if options.is_empty() || pick(2) == 0 {
+            return name;
+        }
+        let option = &options[pick(options.len())];
+        let value = match pick(3) {
+            0 => option["default"].as_str().unwrap().to_string(),
+            _ => values[pick(values.len())].to_string(),
+        };
+        format!("{name}:{}={value}", option["key"].as_str().unwrap())
+    };
+    let mut searched = vec![0; games.len()];
+    let mut played = vec![0; games.len()];
+    for episode in 0..6 * games.len() {
+        let g = episode % games.len();
+        let game = spec(&games[g], &mut pick);
+        for step in 0..30 {
+            // A new deal at the start and whenever the last one has ended (CoinGuess ends
+            // after a move or two).
+            let state = ask(&mut engine, json!({"cmd": "state"}));
+            if step == 0 || state["terminal"] == json!(true) {
+                let new = ask(
+                    &mut engine,
+                    json!({"cmd": "new", "game": game, "seed": step}),
+                );
+                assert_answered_without_a_panic(&new);
+                if new.get("error").is_some() {
+                    // The option was refused: the same game with its defaults, so that what
+                    // follows is counted for the right game.
+                    let name = &games[g]["name"];
+                    ask_ok(
+                        &mut engine,
+                        json!({"cmd": "new", "game": name, "seed": step}),
+                    );
+                }
+            }
+            let reply = match pick(10) {
+                0..=4 => {
+                    let legal = ask(&mut engine, json!({"cmd": "legal"}));
+                    assert_answered_without_a_panic(&legal);
+                    match legal["moves"].as_array() {
+                        Some(moves) if !moves.is_empty() => {
+                            let mv = moves[pick(moves.len())].clone();
+                            let r = ask(&mut engine, json!({"cmd": "play", "move": mv}));
+                            played[g] += r.get("ok").is_some() as usize;
+                            r
+                        }
+                        _ => ask(&mut engine, json!({"cmd": "play", "move": "AS"})),
+                    }
+                }
+                5 | 6 => {
+                    let agent = spec(&agents[pick(agents.len())], &mut pick);
+                    let mut go = json!({"cmd": "go", "agent": agent, "seed": pick(100)});
+                    match pick(3) {
+                        0 => go["time_ms"] = json!(1.0),
+                        _ => go["iterations"] = json!([1, 10, 40][pick(3)]),
+                    }
+                    go["play"] = json!(pick(2) == 0);
+                    let r = ask(&mut engine, go);
+                    searched[g] += r.get("ok").is_some() as usize;
+                    r
+                }
+                7 => ask(&mut engine, json!({"cmd": "solve", "node_limit": 2000})),
+                8 => ask(&mut engine, json!({"cmd": "state"})),
+                _ => {
+                    let mv = ["2C", "?", "x2", "", "exchange"][pick(5)];
+                    ask(&mut engine, json!({"cmd": "play", "move": mv}))
+                }
+            };
+            assert_answered_without_a_panic(&reply);
+        }
+    }
+    for (g, game) in games.iter().enumerate() {
+        assert!(
+            searched[g] >= 3 && played[g] >= 3,
+            "{}: {} searches and {} moves succeeded",
+            game["name"],
+            searched[g],
+            played[g]
+        );
     }
 }
 
