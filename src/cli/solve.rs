@@ -3,6 +3,7 @@
 use std::time::Instant;
 
 use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::game::{MoveSet, rng_from_seed};
 use crate::games::{self, GameDef, GameVisitor};
@@ -117,9 +118,22 @@ impl GameVisitor for SolveVisitor<'_> {
         if state.is_terminal() {
             return Err("the game is over: there is nothing to solve".into());
         }
-        let mut solver = Solver::new(20).with_node_limit(args.node_limit);
         let start = Instant::now();
-        let values = read_values(ops, &mut solver, &state).map_err(|e| e.to_string())?;
+        let progress = Progress::new(start);
+        let interrupt = super::interrupt_signal();
+        let mut solver =
+            Solver::new(20)
+                .with_node_limit(args.node_limit)
+                .with_watch(PROGRESS_NODES, {
+                    let progress = progress.clone();
+                    move |nodes| {
+                        progress.show(nodes);
+                        !interrupt.is_raised()
+                    }
+                });
+        let values = read_values(ops, &mut solver, &state);
+        progress.clear();
+        let values = values.map_err(|e| e.to_string())?;
         let seconds = start.elapsed().as_secs_f64();
         Ok(Solved {
             deal,
@@ -134,6 +148,47 @@ impl GameVisitor for SolveVisitor<'_> {
             nodes: solver.nodes(),
             seconds,
         })
+    }
+}
+
+/// How often a solve reports its progress and looks for Ctrl-C: about a tenth of a second.
+const PROGRESS_NODES: u64 = 1 << 20;
+
+/// The progress line of a long solve on stderr: nothing for the first second (most solves
+/// end well before), then the nodes so far and their rate, cleared at the end.
+#[derive(Clone)]
+struct Progress {
+    bar: ProgressBar,
+    start: Instant,
+}
+
+impl Progress {
+    fn new(start: Instant) -> Progress {
+        let bar = ProgressBar::hidden();
+        bar.set_style(
+            ProgressStyle::with_template("{elapsed_precise} solving: {msg} (Ctrl-C stops)")
+                .expect("valid template"),
+        );
+        Progress { bar, start }
+    }
+
+    fn show(&self, nodes: u64) {
+        let seconds = self.start.elapsed().as_secs_f64();
+        if seconds < 1.0 {
+            return;
+        }
+        if self.bar.is_hidden() {
+            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+        }
+        self.bar.set_message(format!(
+            "{:.1} M nodes, {:.1} M nodes/s",
+            nodes as f64 / 1e6,
+            nodes as f64 / seconds / 1e6
+        ));
+    }
+
+    fn clear(&self) {
+        self.bar.finish_and_clear();
     }
 }
 

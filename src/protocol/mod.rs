@@ -152,7 +152,7 @@ impl Engine {
                     Request::Legal => session.legal(),
                     Request::State(st) => session.state(st.seat),
                     Request::Go(go) => session.go(go, &self.stop),
-                    Request::Solve(f) => session.solve(f.node_limit),
+                    Request::Solve(f) => session.solve(f.node_limit, &self.stop),
                     _ => unreachable!("matched above"),
                 }
             }

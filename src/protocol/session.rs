@@ -17,6 +17,9 @@ use crate::search::{Budget, StopSignal};
 use crate::solver::{Solver, read_values};
 use crate::spec::Spec;
 
+/// How often a `solve` looks for a `stop`: every 65,536 nodes, a few milliseconds.
+const SOLVE_STOP_CHECK_NODES: u64 = 1 << 16;
+
 /// A reply's fields, or the error sentence.
 pub type Answer = Result<Map<String, Value>, String>;
 
@@ -34,8 +37,9 @@ pub trait Session {
     fn state(&self, seat: Option<u64>) -> Answer;
     /// A search for the seat to move, ended early if `stop` is raised.
     fn go(&mut self, go: &Go, stop: &StopSignal) -> Answer;
-    /// Every legal move's exact value, when every card is known (`node_limit` nodes at most).
-    fn solve(&self, node_limit: Option<u64>) -> Answer;
+    /// Every legal move's exact value, when every card is known (`node_limit` nodes at most),
+    /// given up if `stop` is raised.
+    fn solve(&self, node_limit: Option<u64>, stop: &StopSignal) -> Answer;
 }
 
 /// What the engine holds of the game.
@@ -480,7 +484,7 @@ impl<G: GameDef> Session for GameSession<G> {
         Ok(m)
     }
 
-    fn solve(&self, node_limit: Option<u64>) -> Answer {
+    fn solve(&self, node_limit: Option<u64>, stop: &StopSignal) -> Answer {
         let seat = self.check_own_turn("solve")?;
         let ops = G::exact().ok_or_else(|| {
             format!(
@@ -499,7 +503,10 @@ impl<G: GameDef> Session for GameSession<G> {
         }
         let node_limit = node_limit.unwrap_or(SOLVE_NODE_LIMIT);
         limits::positive_at_most("node_limit", node_limit, limits::MAX_ITERATIONS)?;
-        let mut solver = Solver::new(Solver::DEFAULT_TABLE_BITS).with_node_limit(node_limit);
+        let stop = stop.clone();
+        let mut solver = Solver::new(Solver::DEFAULT_TABLE_BITS)
+            .with_node_limit(node_limit)
+            .with_watch(SOLVE_STOP_CHECK_NODES, move |_| !stop.is_raised());
         let start = Instant::now();
         let values = read_values(ops, &mut solver, &state).map_err(|e| e.to_string())?;
         let values: Vec<Value> = values

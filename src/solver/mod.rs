@@ -69,6 +69,9 @@ pub enum SolveError {
     /// The search gave up after its node limit.
     #[error("gave up after {0} nodes (the position is too large; raise the node limit)")]
     NodeLimit(u64),
+    /// The solve's watch asked it to stop (Ctrl-C at the command line).
+    #[error("stopped after {0} nodes")]
+    Stopped(u64),
     /// The game is already over.
     #[error("the game is over: there is nothing to solve")]
     Over,

@@ -43,11 +43,29 @@ pub struct Solver {
     table: Table,
     nodes: u64,
     node_limit: u64,
+    /// The node count at which the search next stops to look at the limit and the watch: one
+    /// comparison a node, whichever of the two is set.
+    next_check: u64,
+    watch: Option<Watch>,
     aborted: bool,
+    /// Why the last solve was aborted: the watch asked it to stop (else the node limit).
+    stopped_by_watch: bool,
     /// Without the table and the equivalent-card reduction (alpha-beta alone): for checking
     /// and measuring what those two change.
     plain: bool,
     last: [Option<i32>; 64],
+}
+
+/// A solve's progress callback (see [`Solver::with_watch`]).
+struct Watch {
+    every: u64,
+    report: Box<dyn FnMut(u64) -> bool + Send>,
+}
+
+impl std::fmt::Debug for Watch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Watch").field("every", &self.every).finish()
+    }
 }
 
 impl Solver {
@@ -60,7 +78,10 @@ impl Solver {
             table: Table::new(table_bits),
             nodes: 0,
             node_limit: u64::MAX,
+            next_check: u64::MAX,
+            watch: None,
             aborted: false,
+            stopped_by_watch: false,
             plain: false,
             last: [None; 64],
         }
@@ -76,7 +97,45 @@ impl Solver {
     /// Gives up (with [`SolveError::NodeLimit`]) once a solve has visited `limit` nodes in all.
     pub fn with_node_limit(mut self, limit: u64) -> Solver {
         self.node_limit = limit;
+        self.arm();
         self
+    }
+
+    /// Calls `report` with the nodes visited so far every `every` nodes of a solve (a progress
+    /// line); a `false` from it gives the solve up with [`SolveError::Stopped`] (Ctrl-C).
+    pub fn with_watch(
+        mut self,
+        every: u64,
+        report: impl FnMut(u64) -> bool + Send + 'static,
+    ) -> Solver {
+        self.watch = Some(Watch {
+            every: every.max(1),
+            report: Box::new(report),
+        });
+        self.arm();
+        self
+    }
+
+    /// Sets the next node count to stop at: the limit, or the watch's next report if sooner.
+    fn arm(&mut self) {
+        self.next_check = match &self.watch {
+            Some(w) => self.node_limit.min(self.nodes.saturating_add(w.every)),
+            None => self.node_limit,
+        };
+    }
+
+    /// At `next_check`: the limit reached, or a report to the watch.
+    #[cold]
+    fn checkpoint(&mut self) {
+        if self.nodes >= self.node_limit {
+            self.aborted = true;
+        } else if let Some(w) = &mut self.watch
+            && !(w.report)(self.nodes)
+        {
+            self.aborted = true;
+            self.stopped_by_watch = true;
+        }
+        self.arm();
     }
 
     /// Nodes visited since the solver was made (or [`reset_nodes`](Self::reset_nodes)).
@@ -87,6 +146,7 @@ impl Solver {
     /// Sets the node counter back to zero.
     pub fn reset_nodes(&mut self) {
         self.nodes = 0;
+        self.arm();
     }
 
     fn start<G: Solvable>(&mut self, state: &G) -> Result<(), SolveError> {
@@ -96,11 +156,14 @@ impl Solver {
         state.check_solvable()?;
         self.table.new_deal();
         self.aborted = false;
+        self.stopped_by_watch = false;
         Ok(())
     }
 
     fn finish<T>(&self, result: T) -> Result<T, SolveError> {
-        if self.aborted {
+        if self.stopped_by_watch {
+            Err(SolveError::Stopped(self.nodes))
+        } else if self.aborted {
             Err(SolveError::NodeLimit(self.nodes))
         } else {
             Ok(result)
@@ -298,8 +361,8 @@ impl Solver {
         mut beta: i32,
     ) -> i32 {
         self.nodes += 1;
-        if self.nodes >= self.node_limit {
-            self.aborted = true;
+        if self.nodes >= self.next_check {
+            self.checkpoint();
         }
         if self.aborted {
             return alpha;

@@ -144,6 +144,59 @@ fn a_node_limit_is_an_error_not_a_wrong_value() {
     ));
 }
 
+#[test]
+fn a_watch_sees_the_progress_and_can_stop_the_solve_but_changes_no_value() {
+    let mut rng = rng_from_seed(11);
+    let g: Tricks = position(&(), 4, 8, &mut rng);
+    let (mut plain, mut values) = (Vec::new(), Vec::new());
+    Solver::new(8).move_values(&g, &mut plain).unwrap();
+    // Reports every 16 nodes, each with the count so far; the values are the same.
+    let reports = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = reports.clone();
+    let mut watched = Solver::new(8).with_watch(16, move |nodes| {
+        seen.lock().unwrap().push(nodes);
+        true
+    });
+    watched.move_values(&g, &mut values).unwrap();
+    assert_eq!(values, plain);
+    let reports = reports.lock().unwrap().clone();
+    let expected: Vec<u64> = (1..=watched.nodes() / 16).map(|k| 16 * k).collect();
+    assert!(
+        expected.len() >= 2,
+        "a position of a few nodes tests nothing"
+    );
+    assert_eq!(reports, expected);
+    // A watch that says stop at its first report ends the solve there, as an error (the
+    // count goes on over the calls that return at once as the search unwinds).
+    let calls = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = calls.clone();
+    let mut stopped = Solver::new(8).with_watch(16, move |nodes| {
+        seen.lock().unwrap().push(nodes);
+        false
+    });
+    let result = stopped.move_values(&g, &mut values);
+    assert!(
+        matches!(result, Err(super::SolveError::Stopped(_))),
+        "{result:?}"
+    );
+    assert_eq!(*calls.lock().unwrap(), [16]);
+    // With a node limit as well, whichever comes first: two reports, then the limit.
+    let calls = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = calls.clone();
+    let mut limited = Solver::new(8)
+        .with_node_limit(40)
+        .with_watch(16, move |nodes| {
+            seen.lock().unwrap().push(nodes);
+            true
+        });
+    let result = limited.move_values(&g, &mut values);
+    assert!(
+        matches!(result, Err(super::SolveError::NodeLimit(_))),
+        "{result:?}"
+    );
+    assert_eq!(*calls.lock().unwrap(), [16, 32]);
+}
+
 /// Random positions of `G` whose observer's information set holds at most `max` deals: the
 /// sampler lists exactly `count()` different states, the true one among them, and every
 /// sample is one of them. States are compared by `future`: everything the rest of the game

@@ -792,6 +792,34 @@ fn stop_ends_a_day_long_search_in_every_parallel_mode() {
 }
 
 #[test]
+fn stop_ends_a_long_solve() {
+    let done = watchdog(120, "a stopped solve");
+    let mut e = Child::start();
+    // A whole Bisca deal with its stock: minutes of exact search at the largest node limit.
+    e.ok(json!({"cmd": "new", "game": "bisca", "seed": 1}));
+    e.send(&json!({"cmd": "solve", "node_limit": 4_000_000_000u64, "id": 1}).to_string());
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    e.send(r#"{"cmd":"stop","id":2}"#);
+    let solve = e.reply();
+    assert!(
+        solve["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("stopped after"),
+        "{solve}"
+    );
+    assert_eq!(solve["id"], 1);
+    assert_eq!(e.reply(), json!({"ok": "stop", "id": 2}));
+    // The stop was for that solve only: the next one runs to its own limit.
+    let next = e.raw(r#"{"cmd":"solve","node_limit":100000}"#);
+    assert!(
+        next["error"].as_str().unwrap().contains("gave up after"),
+        "{next}"
+    );
+    done.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+#[test]
 fn over_long_lines_are_refused_without_being_echoed() {
     let mut e = Child::start();
     let long = format!(r#"{{"cmd":"play","move":"{}"}}"#, "Q".repeat(3 << 20));
