@@ -16,10 +16,14 @@ use std::time::Instant;
 use crate::agents::{ChildStat, Decision};
 use crate::game::{DealSampler, Game, MoveSet, Rng, TreeMove};
 use crate::limits;
-use crate::search::Budget;
+use crate::search::{Budget, StopSignal};
 use crate::spec::{OptionDoc, Spec, SpecError};
 
-use super::{MoveValue, Solver};
+use super::{MoveValue, SolveError, Solver};
+
+/// How often a solve inside a decision looks at the clock and the stop signal: every 4,096
+/// nodes, a fraction of a millisecond.
+const BUDGET_CHECK_NODES: u64 = 1 << 12;
 
 /// How the hybrid turns the deals' exact values into one move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -247,14 +251,34 @@ pub fn decide_weightings<G: Game, S: DealSampler<G>, const K: usize>(
         return None;
     }
     let solver = solver.get_or_insert_with(|| Solver::new(Solver::DEFAULT_TABLE_BITS));
+    // Far from the end one deal can take seconds to solve: the solver itself looks at the
+    // clock and the stop signal as it goes, so a time budget holds within a fraction of a
+    // millisecond (a deal cut short is not counted).
+    let (time, stop) = (budget.time, budget.stop.clone());
+    if time.is_some() || stop.is_some() {
+        solver.set_watch(BUDGET_CHECK_NODES, move |_| {
+            !(time.is_some_and(|t| start.elapsed() >= t)
+                || stop.as_ref().is_some_and(StopSignal::is_raised))
+        });
+    }
+    // Set by a deal cut short: the rest are not tried.
+    let out_of_budget = std::cell::Cell::new(false);
     let mut tallies: [Tallies<G::Move>; K] = std::array::from_fn(|_| Tallies::new(legal));
     let mut values: Vec<MoveValue<G::Move>> = Vec::with_capacity(legal.len());
     // What a deal says, whatever its weights: how many were solved, and whether the game's
     // exact values gave a reward in every one.
     let (mut solved, mut has_reward) = (0u64, true);
     let mut solve = |state: G| {
-        if ops.move_values(solver, &state, &mut values).is_err() {
+        if out_of_budget.get() {
             return;
+        }
+        match ops.move_values(solver, &state, &mut values) {
+            Ok(()) => {}
+            Err(SolveError::Stopped(_)) => {
+                out_of_budget.set(true);
+                return;
+            }
+            Err(_) => return,
         }
         // (reward, value) of each move in this deal; a hand holds at most 13 moves.
         let mut scores = [(0.0, 0.0); 16];
@@ -289,8 +313,12 @@ pub fn decide_weightings<G: Game, S: DealSampler<G>, const K: usize>(
                 break;
             }
             solve(sampler.sample(rng));
+            if out_of_budget.get() {
+                break;
+            }
         }
     }
+    solver.clear_watch();
     // No deal solved: leave the decision to the tree.
     if solved == 0 {
         return None;

@@ -108,12 +108,23 @@ impl Solver {
         every: u64,
         report: impl FnMut(u64) -> bool + Send + 'static,
     ) -> Solver {
+        self.set_watch(every, report);
+        self
+    }
+
+    /// [`with_watch`](Self::with_watch) on a solver kept between decisions.
+    pub fn set_watch(&mut self, every: u64, report: impl FnMut(u64) -> bool + Send + 'static) {
         self.watch = Some(Watch {
             every: every.max(1),
             report: Box::new(report),
         });
         self.arm();
-        self
+    }
+
+    /// Drops the watch: solves run to their node limit again.
+    pub fn clear_watch(&mut self) {
+        self.watch = None;
+        self.arm();
     }
 
     /// Sets the next node count to stop at: the limit, or the watch's next report if sooner.

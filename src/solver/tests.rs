@@ -435,6 +435,48 @@ fn with_one_deal_the_hybrid_plays_perfectly_and_votes_agree() {
 }
 
 #[test]
+fn a_stop_cuts_a_long_endgame_solve_short_and_leaves_the_solver_as_new() {
+    // 32 cards of Sueca left: each deal takes far more than the 4,096 nodes between the
+    // solver's looks at the budget. With the stop already raised, the first look ends the
+    // first deal, none is counted, and the tree decides (`None`); before the solver looked,
+    // the deals between two looks of the decision's loop took seconds each.
+    let c = config::<Sueca>("sueca");
+    let mut rng = rng_from_seed(47);
+    let g: Sueca = position(&c, 32, 32, &mut rng);
+    let view = View::new(&g, g.current_seat());
+    let sampler = view.deal_sampler().unwrap();
+    let cfg = EndgameConfig {
+        cards: Cards::UpTo(40),
+        ..EndgameConfig::default()
+    };
+    let stop = crate::search::StopSignal::new();
+    stop.raise();
+    let stopped = Budget::iterations(1).with_stop(stop);
+    let mut solver = Some(Solver::new(12));
+    let legal = view.legal_moves();
+    let d = hybrid::decide(&cfg, &mut solver, &sampler, &legal, &stopped, &mut rng);
+    assert!(d.is_none(), "a deal was counted after the stop");
+    // The same solver then decides an endgame exactly as a new one does.
+    let g: Sueca = position(&c, 10, 12, &mut rng);
+    let view = View::new(&g, g.current_seat());
+    let (sampler, legal) = (view.deal_sampler().unwrap(), view.legal_moves());
+    let seed = 48;
+    let decide = |solver: &mut Option<Solver>| {
+        let d = hybrid::decide(
+            &cfg,
+            solver,
+            &sampler,
+            &legal,
+            &Budget::iterations(1),
+            &mut rng_from_seed(seed),
+        )
+        .expect("in the endgame");
+        (d.mv, d.children)
+    };
+    assert_eq!(decide(&mut solver), decide(&mut Some(Solver::new(12))));
+}
+
+#[test]
 fn outside_the_endgame_the_hybrid_leaves_the_decision_to_the_tree() {
     let mut rng = rng_from_seed(46);
     let g = Sueca::new_game(&config::<Sueca>("sueca"), &mut rng);
