@@ -54,7 +54,9 @@ impl<M: TreeMove + PartialEq> KeptTree<M> {
         if tree.node(node).visits() == 0 {
             return false;
         }
-        // The subtree is part of `tree`: an arena of that tree's size holds it.
+        // The subtree is part of `tree`: an arena of that tree's size holds it. A new one is
+        // made twice that size, so that the kept subtrees of a growing game do not each need
+        // a new arena (its pages are faulted in afresh, milliseconds for a large subtree).
         let need = u64::from(tree.len()).max(2);
         if self
             .arena
@@ -62,7 +64,10 @@ impl<M: TreeMove + PartialEq> KeptTree<M> {
             .is_none_or(|t| u64::from(t.capacity()) < need)
         {
             self.arena = None;
-            let Ok(arena) = Tree::new(need) else {
+            let roomy = need
+                .saturating_mul(2)
+                .min(u64::from(Tree::<M>::MAX_CAPACITY));
+            let Ok(arena) = Tree::new(roomy.max(need)) else {
                 return false;
             };
             self.arena = Some(arena);

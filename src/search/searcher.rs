@@ -1,5 +1,7 @@
 //! The [`Searcher`]: arenas, threads and the parallel mode, reused from one decision to the next.
 
+use std::time::Instant;
+
 use crate::game::{Game, MAX_SEATS, Rng, TreeMove};
 use crate::mask::MoveMask;
 
@@ -204,9 +206,12 @@ impl<M: TreeMove + Eq + Send + Sync + 'static> Searcher<M> {
         let need = need.max(need.saturating_add(extra).min(cap));
         for tree in &mut self.trees {
             let capacity = tree.capacity() as u64;
-            // Grown when too small; an explicit `max_nodes` below the current size is obeyed.
+            // Grown when too small, by a quarter more than needed: with tree reuse the need
+            // moves with each kept subtree, and a new arena costs milliseconds (the old one's
+            // pages returned, the new one's faulted in; docs/performance.md, "Setup inside the
+            // move's time"). An explicit `max_nodes` below the current size is obeyed.
             if capacity < need || capacity > cap {
-                *tree = Tree::new(need)?;
+                *tree = Tree::new(need.saturating_add(need / 4).min(cap).max(need))?;
             }
         }
         Ok(())
@@ -281,6 +286,9 @@ impl<M: TreeMove + Eq + Send + Sync + 'static> Searcher<M> {
         rng: &mut Rng,
         graft: Option<Graft<'_, M>>,
     ) -> Result<SearchResult<M>, SearchError> {
+        // A time budget counts from here: sizing the arenas, resetting the trees and copying a
+        // kept subtree are part of the move's time.
+        let asked = Instant::now();
         // Spent by this search whatever happens to it.
         let continues = std::mem::take(&mut self.continues_game);
         let budget = &Budget {
@@ -330,6 +338,7 @@ impl<M: TreeMove + Eq + Send + Sync + 'static> Searcher<M> {
             tables: &self.ngrams,
         };
         let group = self.group();
+        let budget = &budget.clone().charged_from(asked);
         let per_group = match (self.config.parallel, &self.crew) {
             (Parallel::Sequential, _) | (_, None) => {
                 let clock = BudgetClock::start(budget);
