@@ -199,6 +199,243 @@ fn a_watch_sees_the_progress_and_can_stop_the_solve_but_changes_no_value() {
     assert_eq!(*calls.lock().unwrap(), [16, 32]);
 }
 
+/// Random positions of `G` whose observer's information set holds at most `max` deals: the
+/// sampler lists exactly `count()` different states, the true one among them, and every
+/// sample is one of them. States are compared by `future`: everything the rest of the game
+/// depends on (a Bisca sample leaves the slots of cards already drawn blank, as the observer
+/// cannot know the order they were drawn in, so the whole state would not do).
+fn enumeration_matches_sampling<G: GameDef + Solvable>(
+    config: &G::Config,
+    max: u128,
+    seed: u64,
+    future: fn(&G) -> String,
+) {
+    let mut rng = rng_from_seed(seed);
+    let mut checked = 0;
+    while checked < 40 {
+        let g: G = position(config, 4, 16, &mut rng);
+        let observer = g.current_seat();
+        let sampler = g.deal_sampler(observer).unwrap();
+        let count = sampler.count();
+        if count > max {
+            continue;
+        }
+        let mut seen = HashSet::new();
+        assert!(sampler.for_each_state(&mut |s| {
+            assert!(seen.insert(future(&s)), "listed twice: {s:?}");
+        }));
+        assert_eq!(seen.len() as u128, count);
+        assert!(seen.contains(&future(&g)), "the true state is one of them");
+        for _ in 0..100 {
+            let s = sampler.sample(&mut rng);
+            assert!(seen.contains(&future(&s)), "sampled but not listed: {s:?}");
+        }
+        checked += 1;
+    }
+}
+
+#[test]
+fn samplers_list_every_consistent_deal() {
+    fn whole<G: Game>(g: &G) -> String {
+        format!("{g:?}")
+    }
+    fn bisca_future(b: &Bisca) -> String {
+        let (hands, played) = ([b.hand(0), b.hand(1)], [b.played(0), b.played(1)]);
+        format!("{hands:?} {:?} {played:?} {:?}", b.stock(), b.key())
+    }
+    enumeration_matches_sampling::<Sueca>(&config::<Sueca>("sueca"), 3000, 31, whole);
+    enumeration_matches_sampling::<Hearts>(&config::<Hearts>("hearts"), 3000, 32, whole);
+    enumeration_matches_sampling::<Bisca>(&config::<Bisca>("bisca"), 3000, 33, bisca_future);
+    enumeration_matches_sampling::<Tricks>(&(), 3000, 34, whole);
+}
+
+#[test]
+fn bisca_with_stock_counts_its_orders() {
+    // Two cards left in the stock: the face-up one is known, the other is one of the unseen
+    // cards, so the deals are the opponent's hands times 1 order; with four cards, times 3!.
+    let c = config::<Bisca>("bisca");
+    let mut rng = rng_from_seed(35);
+    for stock in [2, 4] {
+        let g: Bisca = loop {
+            let g: Bisca = position(&c, 18 + stock, 18 + stock, &mut rng);
+            if g.stock_len() == stock && g.lead().is_none() {
+                break g;
+            }
+        };
+        let sampler = g.deal_sampler(g.current_seat()).unwrap();
+        let unseen = (9 + stock - 1) as u128;
+        // C(unseen, 9) splits of hand and hidden stock, times (stock - 1)! orders.
+        let splits: u128 = (0..9).map(|i| unseen - i).product::<u128>() / (1..=9).product::<u128>();
+        let orders: u128 = (1..stock as u128).product();
+        assert_eq!(sampler.count(), splits * orders);
+    }
+}
+
+/// A weight for each deal that varies from deal to deal (1 to 4, from a hash of the deal's
+/// `Debug` text): for checking weighted means.
+fn uneven_weight<G: std::fmt::Debug>(deal: &G) -> f64 {
+    use std::hash::{DefaultHasher, Hash, Hasher};
+    let mut h = DefaultHasher::new();
+    format!("{deal:?}").hash(&mut h);
+    1.0 + (h.finish() % 4) as f64
+}
+
+/// The hybrid's statistics, worked out from their definition: every deal of the information
+/// set, every legal move's exact value by plain minimax, the mean reward (and value); and the
+/// same means with each deal counted by a weight.
+fn hybrid_matches_definition<G: GameDef + Solvable>(
+    config: &G::Config,
+    lo: usize,
+    hi: usize,
+    seed: u64,
+) {
+    let mut rng = rng_from_seed(seed);
+    let mut solver = Some(Solver::new(12));
+    let mut checked = 0;
+    while checked < 20 {
+        let g: G = position(config, lo, hi, &mut rng);
+        let view = View::new(&g, g.current_seat());
+        let legal = view.legal_moves();
+        if legal.len() < 2 {
+            continue;
+        }
+        let sampler = view.deal_sampler().unwrap();
+        let cfg = EndgameConfig {
+            cards: Cards::UpTo(hi as u32),
+            ..EndgameConfig::default()
+        };
+        let d = hybrid::decide(
+            &cfg,
+            &mut solver,
+            &sampler,
+            &legal,
+            &Budget::iterations(1),
+            &mut rng,
+        )
+        .expect("in the endgame");
+        let weighted = hybrid::decide_weighted(
+            &cfg,
+            &mut solver,
+            &sampler,
+            uneven_weight::<G>,
+            &legal,
+            &Budget::iterations(1),
+            &mut rng,
+        )
+        .expect("in the endgame");
+        // Both weightings at once solve each deal once and decide the same.
+        let both = hybrid::decide_weightings(
+            &cfg,
+            &mut solver,
+            &sampler,
+            |s: &G| [1.0, uneven_weight(s)],
+            &legal,
+            &Budget::iterations(1),
+            &mut rng,
+        )
+        .expect("in the endgame");
+        for (one, alone) in both.iter().zip([&d, &weighted]) {
+            let one = one.as_ref().expect("positive weights");
+            assert_eq!(one.mv, alone.mv);
+            assert_eq!(one.iterations, alone.iterations);
+            for (a, b) in one.children.iter().zip(&alone.children) {
+                assert_eq!(
+                    (a.mv, a.mean.to_bits(), a.votes),
+                    (b.mv, b.mean.to_bits(), b.votes)
+                );
+            }
+        }
+        let mut sums: Vec<(G::Move, f64, f64)> =
+            legal.to_vec().into_iter().map(|m| (m, 0.0, 0.0)).collect();
+        let mut weighted_sums = sums.clone();
+        let (mut deals, mut total_weight) = (0u64, 0.0);
+        sampler.for_each_state(&mut |s| {
+            deals += 1;
+            let w = uneven_weight(&s);
+            total_weight += w;
+            for ((sum, ws), mv) in sums
+                .iter_mut()
+                .zip(weighted_sums.iter_mut())
+                .zip(reference::move_values(&s))
+            {
+                assert_eq!(sum.0, mv.mv);
+                let reward = s.reward_of(mv.value).unwrap_or(0.0);
+                (sum.1, sum.2) = (sum.1 + reward, sum.2 + mv.value as f64);
+                (ws.1, ws.2) = (ws.1 + w * reward, ws.2 + w * mv.value as f64);
+            }
+        });
+        let has_reward = g.reward_of(0).is_some();
+        for (d, sums, n) in [
+            (&d, &sums, deals as f64),
+            (&weighted, &weighted_sums, total_weight),
+        ] {
+            assert_eq!(d.iterations, deals);
+            for child in &d.children {
+                let (_, reward, value) = sums.iter().find(|s| s.0 == child.mv).unwrap();
+                let mean = if has_reward { reward } else { value } / n;
+                assert!((child.mean - mean).abs() < 1e-9, "{g:?} {:?}", child.mv);
+                assert_eq!(child.visits, deals);
+            }
+            let key = |s: &(G::Move, f64, f64)| (s.1, s.2);
+            let best = sums
+                .iter()
+                .map(key)
+                .fold((f64::MIN, f64::MIN), |a, b| if b > a { b } else { a });
+            let chosen = sums.iter().find(|s| s.0 == d.mv).unwrap();
+            assert_eq!(key(chosen), best, "{g:?}");
+        }
+        checked += 1;
+    }
+}
+
+#[test]
+fn the_hybrid_is_the_mean_over_every_deal() {
+    hybrid_matches_definition::<Tricks>(&(), 3, 6, 41);
+    hybrid_matches_definition::<Sueca>(&config::<Sueca>("sueca"), 6, 8, 42);
+    hybrid_matches_definition::<Hearts>(&config::<Hearts>("hearts"), 6, 8, 43);
+    hybrid_matches_definition::<Bisca>(&config::<Bisca>("bisca"), 8, 10, 44);
+}
+
+#[test]
+fn with_one_deal_the_hybrid_plays_perfectly_and_votes_agree() {
+    // Bisca once the stock is empty: the information set is one deal, and the hybrid's move
+    // has the best exact value (whether it picks by mean or by vote).
+    let c = config::<Bisca>("bisca");
+    let mut rng = rng_from_seed(45);
+    let mut solver = Some(Solver::new(12));
+    for _ in 0..30 {
+        let g: Bisca = position(&c, 8, 14, &mut rng);
+        let view = View::new(&g, g.current_seat());
+        let sampler = view.deal_sampler().unwrap();
+        assert_eq!(sampler.count(), 1);
+        let best = reference::move_values(&g)
+            .iter()
+            .map(|m| m.value)
+            .max()
+            .unwrap();
+        for pick in [Pick::Mean, Pick::Vote] {
+            let cfg = EndgameConfig {
+                cards: Cards::UpTo(15),
+                pick,
+                ..EndgameConfig::default()
+            };
+            let legal = view.legal_moves();
+            let d = hybrid::decide(
+                &cfg,
+                &mut solver,
+                &sampler,
+                &legal,
+                &Budget::iterations(1),
+                &mut rng,
+            )
+            .unwrap();
+            let mut after = g;
+            after.play(d.mv);
+            assert_eq!(reference::minimax(&after, g.current_seat()), best);
+        }
+    }
+}
+
 #[test]
 fn a_stop_cuts_a_long_endgame_solve_short_and_leaves_the_solver_as_new() {
     // 32 cards of Sueca left: each deal takes far more than the 4,096 nodes between the
