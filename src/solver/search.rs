@@ -47,13 +47,21 @@ pub struct Solver {
     /// comparison a node, whichever of the two is set.
     next_check: u64,
     watch: Option<Watch>,
-    aborted: bool,
-    /// Why the last solve was aborted: the watch asked it to stop (else the node limit).
-    stopped_by_watch: bool,
+    /// Why the solve in progress gave up, if it did.
+    abort: Option<Abort>,
     /// Without the table and the equivalent-card reduction (alpha-beta alone): for checking
     /// and measuring what those two change.
     plain: bool,
     last: [Option<i32>; 64],
+}
+
+/// Why a solve gave up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Abort {
+    /// The node limit was reached.
+    NodeLimit,
+    /// The watch asked it to stop.
+    Stopped,
 }
 
 /// A solve's progress callback (see [`Solver::with_watch`]).
@@ -80,8 +88,7 @@ impl Solver {
             node_limit: u64::MAX,
             next_check: u64::MAX,
             watch: None,
-            aborted: false,
-            stopped_by_watch: false,
+            abort: None,
             plain: false,
             last: [None; 64],
         }
@@ -139,12 +146,11 @@ impl Solver {
     #[cold]
     fn checkpoint(&mut self) {
         if self.nodes >= self.node_limit {
-            self.aborted = true;
+            self.abort = Some(Abort::NodeLimit);
         } else if let Some(w) = &mut self.watch
             && !(w.report)(self.nodes)
         {
-            self.aborted = true;
-            self.stopped_by_watch = true;
+            self.abort = Some(Abort::Stopped);
         }
         self.arm();
     }
@@ -166,18 +172,15 @@ impl Solver {
         }
         state.check_solvable()?;
         self.table.new_deal();
-        self.aborted = false;
-        self.stopped_by_watch = false;
+        self.abort = None;
         Ok(())
     }
 
     fn finish<T>(&self, result: T) -> Result<T, SolveError> {
-        if self.stopped_by_watch {
-            Err(SolveError::Stopped(self.nodes))
-        } else if self.aborted {
-            Err(SolveError::NodeLimit(self.nodes))
-        } else {
-            Ok(result)
+        match self.abort {
+            None => Ok(result),
+            Some(Abort::NodeLimit) => Err(SolveError::NodeLimit(self.nodes)),
+            Some(Abort::Stopped) => Err(SolveError::Stopped(self.nodes)),
         }
     }
 
@@ -244,7 +247,7 @@ impl Solver {
         self.start(state)?;
         let (lo, hi) = state.bounds(root);
         let target = self.bisect(state, root, lo, hi, (lo + hi) / 2);
-        while !state.is_terminal() && !self.aborted {
+        while !state.is_terminal() && !self.abort.is_some() {
             let maximising = state.team(state.current_seat()) == state.team(root);
             let mut chosen = None;
             let entry = self.probe(state);
@@ -281,7 +284,7 @@ impl Solver {
     ) -> i32 {
         let mut beta = guess.clamp(lo + 1, hi.max(lo + 1));
         let mut pass = 0;
-        while lo < hi && !self.aborted {
+        while lo < hi && !self.abort.is_some() {
             let g = self.alpha_beta(state, root, beta - 1, beta);
             if g >= beta {
                 lo = g;
@@ -375,7 +378,7 @@ impl Solver {
         if self.nodes >= self.next_check {
             self.checkpoint();
         }
-        if self.aborted {
+        if self.abort.is_some() {
             return alpha;
         }
         if state.is_terminal() {
@@ -426,7 +429,7 @@ impl Solver {
                 break;
             }
         }
-        if self.aborted || self.plain || !at_trick_start(state) {
+        if self.abort.is_some() || self.plain || !at_trick_start(state) {
             return best;
         }
         // Merge with what the table knew: the window was narrowed to its bounds.
