@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Undefined behaviour and data races in the code that shares memory between threads: the arena
+# (`src/search/tree.rs`, the crate's unsafe code), the leaf hand-off (`src/search/leaf.rs`), tree
+# reuse's copy, and every shared-tree parallel mode — under Miri and under ThreadSanitizer.
+# Neither runs in CI (they need a nightly toolchain and take minutes); docs/reliability.md has
+# the last results.
+#
+#   scripts/sanitizers.sh            # both
+#   scripts/sanitizers.sh miri       # Miri only (about 8 minutes on 2 cores)
+#   scripts/sanitizers.sh tsan       # ThreadSanitizer only (a std build, then the search tests)
+#
+# Needs: rustup toolchain nightly with the miri and rust-src components
+#   (rustup component add --toolchain nightly miri rust-src).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+what=${1:-all}
+case "$what" in all | miri | tsan) ;; *)
+    echo "sanitizers.sh: unknown mode '$what' (known: all, miri, tsan)" >&2
+    exit 2
+    ;;
+esac
+if ! cargo +nightly miri --version >/dev/null 2>&1; then
+    echo "sanitizers.sh: needs nightly with miri and rust-src: rustup component add --toolchain nightly miri rust-src" >&2
+    exit 2
+fi
+target=${SANITIZER_TARGET_DIR:-target/sanitizers}
+
+if [[ $what != tsan ]]; then
+    # Tree Borrows, not Stacked Borrows: rayon's crossbeam-epoch breaks the stricter model's
+    # rules in its own code (Local::element_of), which would stop every multi-threaded test
+    # before it reached ours; the arena's own unit tests also pass under Stacked Borrows.
+    # Integer-to-pointer casts are crossbeam's and parking_lot's; leaks are crossbeam-epoch's
+    # global garbage still queued at exit. Isolation is off for /proc/meminfo (arena sizing).
+    export MIRIFLAGS="-Zmiri-disable-isolation -Zmiri-tree-borrows -Zmiri-permissive-provenance -Zmiri-ignore-leaks"
+    CARGO_TARGET_DIR=$target/miri cargo +nightly miri test --lib -- \
+        search::tree:: search::leaf:: search::graft::
+    CARGO_TARGET_DIR=$target/miri cargo +nightly miri test --test it -- \
+        search::thousands_of_short_shared_tree_searches_account_for_every_iteration
+fi
+
+if [[ $what != miri ]]; then
+    host=$(rustc +nightly -vV | sed -n 's/^host: //p')
+    # The sanitizer's flags replace .cargo/config.toml's; keep its CPU level on x86-64.
+    cpu=""
+    [[ $host == x86_64-* ]] && cpu="-C target-cpu=x86-64-v3"
+    export RUSTFLAGS="-Zsanitizer=thread $cpu"
+    export TSAN_OPTIONS="halt_on_error=1"
+    # In-process tests only: the protocol tests run the `cardsearch` binary, whose allocator
+    # (mimalloc, C code the sanitizer does not instrument) hands memory between threads in ways
+    # it cannot see, so it reports races in the allocator's reuse of memory.
+    CARGO_TARGET_DIR=$target/tsan cargo +nightly test -Zbuild-std --target "$host" --lib --test it -- \
+        search:: mo_ismcts:: nast:: pentago:: --test-threads=1
+fi
