@@ -247,7 +247,7 @@ impl Solver {
         self.start(state)?;
         let (lo, hi) = state.bounds(root);
         let target = self.bisect(state, root, lo, hi, (lo + hi) / 2);
-        while !state.is_terminal() && !self.abort.is_some() {
+        while !state.is_terminal() && self.abort.is_none() {
             let maximising = state.team(state.current_seat()) == state.team(root);
             let mut chosen = None;
             let entry = self.probe(state);
@@ -284,7 +284,7 @@ impl Solver {
     ) -> i32 {
         let mut beta = guess.clamp(lo + 1, hi.max(lo + 1));
         let mut pass = 0;
-        while lo < hi && !self.abort.is_some() {
+        while lo < hi && self.abort.is_none() {
             let g = self.alpha_beta(state, root, beta - 1, beta);
             if g >= beta {
                 lo = g;
