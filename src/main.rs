@@ -1,5 +1,9 @@
 //! The `cardsearch` command: see `cardsearch --help`.
 
+// mimalloc, except in builds for ThreadSanitizer (`--features system-alloc`): the sanitizer
+// instruments the system allocator, not mimalloc's C code, and would report the memory mimalloc
+// hands between threads as races (docs/reliability.md).
+#[cfg(not(feature = "system-alloc"))]
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
