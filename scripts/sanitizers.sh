@@ -53,7 +53,8 @@ if [[ $what != miri ]]; then
     log=$(mktemp)
     CARGO_TARGET_DIR=$target/tsan cargo +nightly test -Zbuild-std --target "$host" \
         --features system-alloc --lib --test it -- \
-        search:: mo_ismcts:: nast:: pentago:: protocol:: \
+        search:: mo_ismcts:: nast:: pentago:: protocol:: match_harness:: tournament:: cli:: \
+        replay_merge:: turn_agents:: \
         --skip memory_returns_after_large_searches --test-threads=1 2>&1 | tee "$log"
     # A report in a child process (the engine under the protocol tests) is printed, not raised.
     if grep -q "WARNING: ThreadSanitizer" "$log"; then
