@@ -10,7 +10,7 @@
 #   scripts/sanitizers.sh miri       # Miri only (about 10-14 minutes on 2 cores)
 #   scripts/sanitizers.sh tsan       # ThreadSanitizer only (an instrumented std build, then the tests)
 #
-# Needs: rustup toolchain nightly with the miri and rust-src components
+# Needs: rustup toolchain nightly with rust-src, and miri for the Miri half
 #   (rustup component add --toolchain nightly miri rust-src).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,10 +20,17 @@ case "$what" in all | miri | tsan) ;; *)
     exit 2
     ;;
 esac
-if ! cargo +nightly miri --version >/dev/null 2>&1; then
-    echo "sanitizers.sh: needs nightly with miri and rust-src: rustup component add --toolchain nightly miri rust-src" >&2
-    exit 2
-fi
+# Miri needs its component; both need the standard library's source (Miri's own sysroot, and
+# ThreadSanitizer's instrumented std build).
+need=(rust-src)
+[[ $what != tsan ]] && need+=(miri)
+installed=$(rustup component list --toolchain nightly --installed 2>/dev/null || true)
+for component in "${need[@]}"; do
+    if ! grep -q "^$component" <<<"$installed"; then
+        echo "sanitizers.sh: needs the nightly toolchain's $component: rustup component add --toolchain nightly ${need[*]}" >&2
+        exit 2
+    fi
+done
 target=${SANITIZER_TARGET_DIR:-target/sanitizers}
 
 if [[ $what != tsan ]]; then
