@@ -12,8 +12,9 @@
 //! ```
 //!
 //! It prints a summary and exits non-zero on the first violation, with the request that caused
-//! it. Coverage-guided fuzzing (`cargo fuzz`) needs a nightly toolchain this project does not
-//! have; this harness is the stable-toolchain equivalent described in `docs/reliability.md`.
+//! it. `--write-seeds DIR` also writes the requests it sends, 64 to a file, as a starting corpus
+//! for the coverage-guided `protocol` target in `fuzz/` (`cargo fuzz`; docs/reliability.md). This
+//! harness needs only the crate and the stable toolchain.
 
 use std::time::{Duration, Instant};
 
@@ -23,7 +24,7 @@ use cardsearch::protocol::Engine;
 use cardsearch::{Card, Rank, Rng, Suit};
 use serde_json::{Value, json};
 
-const GAMES: [&str; 9] = [
+const GAMES: [&str; 16] = [
     "tricks",
     "coinguess",
     "sueca",
@@ -33,9 +34,20 @@ const GAMES: [&str; 9] = [
     "hearts",
     "hearts:pass=left",
     "hearts:pass=across",
+    "asmacag",
+    "asmacag:hand=4,board=6,actions=2",
+    "asmacag:actions=1,doubles=0,halves=15",
+    "secret",
+    "pentago-swap",
+    // Options out of range or unknown: each must be an error naming the option.
+    "asmacag:actions=16",
+    "hearts:pass=sideways",
 ];
 
-const AGENTS: [&str; 12] = [
+/// Agents of every family, with the options that take other code paths (playouts, rewards,
+/// tree reuse, inference, exact endgames, priors, parallel modes) and some that no game
+/// accepts or only some games do: those must be answered with an error, never a panic.
+const AGENTS: [&str; 44] = [
     "random",
     "ismcts",
     "pimc",
@@ -48,6 +60,38 @@ const AGENTS: [&str; 12] = [
     "ismcts:parallel=tree-locked,threads=2,virtual_loss=3",
     "ismcts:max_nodes=10",
     "pimc:dets=2,max_nodes=3",
+    "ismcts:preset=strong",
+    "pimc:preset=strong",
+    "mo-ismcts",
+    "mo-ismcts:parallel=tree,threads=2,root_batch=1",
+    "mo-ismcts:parallel=root,threads=2,playout=heuristic",
+    "ismcts:playout=nast",
+    "ismcts:playout=nast:n=3,policy=roulette",
+    "ismcts:playout=nast:n=4,policy=ucb1:c=0.3,parallel=tree,threads=2,nast_tables=thread",
+    "ismcts:playout=epic,policy=egreedy:epsilon=0.5,nast_decay=0.5",
+    "pimc:playout=nast:n=1,policy=gibbs:tau=0.25",
+    "ismcts:playout=heuristic,epsilon=0",
+    "ismcts:playout=model",
+    "uct:playout=model,epsilon=1",
+    "ismcts:reward=wl",
+    "ismcts:reward=sd",
+    "ismcts:reward=mix:w=0.3",
+    "ismcts:reward=rank",
+    "ismcts:reuse=true",
+    "ismcts:reuse=true,parallel=tree,threads=2",
+    "ismcts:infer=50",
+    "ismcts:infer=40,infer_model=learned,infer_eps=0.1",
+    "ismcts:prior=64",
+    "ismcts:endgame=thesis",
+    "pimc:endgame=8,endgame_pick=vote,endgame_deals=5",
+    "ismcts:leaf_solve=6",
+    "ismcts:turn_share=0.6,reuse=true",
+    "osla",
+    "turn-mcts",
+    "oe",
+    "ntboe",
+    "pentago-student",
+    "pentago-strong:parallel=tree,threads=2",
 ];
 
 fn pick<'a>(rng: &mut Rng, items: &[&'a str]) -> &'a str {
@@ -115,7 +159,12 @@ fn request(rng: &mut Rng, legal: &[String], deal: Option<&str>, view_seat: u64) 
             }
             go
         }
-        91..=93 => json!({"cmd": pick(rng, &["hello", "games", "agents", "stop"])}),
+        91..=92 => json!({"cmd": pick(rng, &["hello", "games", "agents", "stop"])}),
+        93..=95 => {
+            // Exact values need every card known: in view mode `solve` must refuse. The node
+            // limit keeps a whole deal's solve short (without it, it may take seconds).
+            json!({"cmd": "solve", "node_limit": random_below(rng, 200_000)})
+        }
         _ => json!({"cmd": "state", "seat": random_below(rng, 6)}),
     }
 }
@@ -188,6 +237,18 @@ fn mutate(rng: &mut Rng, line: &str) -> String {
     }
 }
 
+/// True for a `solve` that may run for seconds: one with no small node limit (the default,
+/// 100 million nodes, is seconds of search by design, more on a loaded machine).
+fn slow_solve(line: &str) -> bool {
+    let Ok(v) = serde_json::from_str::<Value>(line) else {
+        return false;
+    };
+    v.get("cmd").and_then(Value::as_str) == Some("solve")
+        && v.get("node_limit")
+            .and_then(Value::as_u64)
+            .is_none_or(|n| n > 1_000_000)
+}
+
 /// What must not change when a request fails: the game as the engine shows it.
 fn snapshot(engine: &mut Engine) -> (String, String) {
     let state = engine.handle(r#"{"cmd":"state"}"#).line;
@@ -198,25 +259,35 @@ fn snapshot(engine: &mut Engine) -> (String, String) {
 fn main() {
     let mut requests: u64 = 1_000_000;
     let mut seed: u64 = 1;
+    let mut seeds_dir: Option<std::path::PathBuf> = None;
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
     while i < args.len() {
-        let value = args.get(i + 1).and_then(|v| v.parse().ok());
+        let raw = args.get(i + 1);
+        let value = raw.and_then(|v| v.parse().ok());
         match (args[i].as_str(), value) {
             ("--requests", Some(v)) => requests = v,
             ("--seed", Some(v)) => seed = v,
+            ("--write-seeds", _) if raw.is_some() => seeds_dir = raw.map(Into::into),
             (other, _) => {
-                eprintln!("unknown or malformed option {other} (--requests N, --seed S)");
+                eprintln!(
+                    "unknown or malformed option {other} (--requests N, --seed S, --write-seeds DIR)"
+                );
                 std::process::exit(2);
             }
         }
         i += 2;
     }
+    // The requests sent, in files of 64 lines: a corpus for the coverage-guided `protocol`
+    // target (fuzz/), whose inputs are sessions of at most 64 lines.
+    let (mut session, mut sessions) = (Vec::<String>::new(), 0u64);
     let mut rng = rng_from_seed(seed);
     let mut engine = Engine::new();
     let (mut legal, mut deal, mut view_seat) = (Vec::<String>::new(), None::<String>, 0u64);
-    let (mut errors, mut mutated, mut slowest) = (0u64, 0u64, Duration::ZERO);
+    let (mut errors, mut mutated, mut skipped, mut slowest) = (0u64, 0u64, 0u64, Duration::ZERO);
     let mut worst = String::new();
+    // Searches and solves that ran to an answer, to show what the run reached.
+    let (mut searched, mut solved) = (std::collections::BTreeMap::<String, u64>::new(), 0u64);
     let start = Instant::now();
     for n in 0..requests {
         let valid = request(&mut rng, &legal, deal.as_deref(), view_seat).to_string();
@@ -226,6 +297,24 @@ fn main() {
         } else {
             valid
         };
+        if slow_solve(&line) {
+            skipped += 1;
+            continue;
+        }
+        if let Some(dir) = &seeds_dir {
+            session.push(line.clone());
+            if session.len() == 64 {
+                let file = dir.join(format!("session-{seed}-{sessions:06}"));
+                sessions += 1;
+                let written = std::fs::create_dir_all(dir)
+                    .and_then(|()| std::fs::write(&file, session.join("\n") + "\n"));
+                if let Err(e) = written {
+                    eprintln!("cannot write {}: {e}", file.display());
+                    std::process::exit(2);
+                }
+                session.clear();
+            }
+        }
         let before = snapshot(&mut engine);
         let t = Instant::now();
         let reply = engine.handle(&line);
@@ -261,6 +350,13 @@ fn main() {
         }
         // Track what the next valid requests can use.
         match value["ok"].as_str() {
+            Some("go") => {
+                let request: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
+                if let Some(agent) = request["agent"].as_str() {
+                    *searched.entry(agent.to_owned()).or_default() += 1;
+                }
+            }
+            Some("solve") => solved += 1,
             Some("new") => {
                 deal = value["deal"].as_str().map(str::to_owned);
                 view_seat = random_below(&mut rng, 4) as u64;
@@ -291,10 +387,15 @@ fn main() {
         }
     }
     println!(
-        "fuzz_protocol: {requests} requests (seed {seed}), {mutated} mutated, {errors} answered \
-         with an error, none with an internal error, every error left the game unchanged; \
+        "fuzz_protocol: {requests} requests (seed {seed}), {mutated} mutated, {skipped} slow \
+         solves not sent, {errors} answered with an error, none with an internal error, every error left the game unchanged; \
          slowest request {:.1} ms ({worst}); {:.0?} in all",
         slowest.as_secs_f64() * 1e3,
         start.elapsed()
+    );
+    let answered: Vec<String> = searched.iter().map(|(a, n)| format!("{a} {n}")).collect();
+    println!(
+        "answered: {solved} solves; gos by agent: {}",
+        answered.join(", ")
     );
 }
