@@ -2,30 +2,39 @@
 # Undefined behaviour and data races in the code that shares memory between threads: the arena
 # (`src/search/tree.rs`, the crate's unsafe code), the leaf hand-off (`src/search/leaf.rs`), tree
 # reuse's copy, every shared-tree parallel mode and the engine stopping a running search — under
-# Miri (the first four) and ThreadSanitizer (all).
-# Neither runs in CI (they need a nightly toolchain and take minutes); docs/reliability.md has
+# Miri (the first four) and ThreadSanitizer (all); and the parsers and the protocol under
+# coverage-guided fuzzing with AddressSanitizer.
+# None runs in CI (they need a nightly toolchain and take minutes); docs/reliability.md has
 # the last results.
 #
-#   scripts/sanitizers.sh            # both
+#   scripts/sanitizers.sh            # all three
 #   scripts/sanitizers.sh miri       # Miri only (about 10-14 minutes on 2 cores)
 #   scripts/sanitizers.sh tsan       # ThreadSanitizer only (an instrumented std build, then the tests)
+#   scripts/sanitizers.sh fuzz       # the fuzz/ targets, FUZZ_SECONDS each (default 600), after a
+#                                    # 10-minute instrumented build
 #
 # Needs: rustup toolchain nightly with rust-src, and miri for the Miri half
-#   (rustup component add --toolchain nightly miri rust-src).
+#   (rustup component add --toolchain nightly miri rust-src); cargo-fuzz for the fuzzing
+#   (cargo install cargo-fuzz).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}
-case "$what" in all | miri | tsan) ;; *)
-    echo "sanitizers.sh: unknown mode '$what' (known: all, miri, tsan)" >&2
+case "$what" in all | miri | tsan | fuzz) ;; *)
+    echo "sanitizers.sh: unknown mode '$what' (known: all, miri, tsan, fuzz)" >&2
     exit 2
     ;;
 esac
 # Miri needs its component; both need the standard library's source (Miri's own sysroot, and
 # ThreadSanitizer's instrumented std build).
-need=(rust-src)
-[[ $what != tsan ]] && need+=(miri)
+need=()
+[[ $what != fuzz ]] && need+=(rust-src)
+[[ $what == all || $what == miri ]] && need+=(miri)
+if [[ $what == all || $what == fuzz ]] && ! command -v cargo-fuzz >/dev/null; then
+    echo "sanitizers.sh: fuzzing needs cargo-fuzz: cargo install cargo-fuzz" >&2
+    exit 2
+fi
 installed=$(rustup component list --toolchain nightly --installed 2>/dev/null || true)
-for component in "${need[@]}"; do
+for component in "${need[@]+"${need[@]}"}"; do
     if ! grep -q "^$component" <<<"$installed"; then
         echo "sanitizers.sh: needs the nightly toolchain's $component: rustup component add --toolchain nightly ${need[*]}" >&2
         exit 2
@@ -33,7 +42,30 @@ for component in "${need[@]}"; do
 done
 target=${SANITIZER_TARGET_DIR:-target/sanitizers}
 
-if [[ $what != tsan ]]; then
+if [[ $what == all || $what == fuzz ]]; then
+    # A starting corpus of real sessions (every game, every agent family, views, solves) from
+    # the session fuzzer, then each target for FUZZ_SECONDS under AddressSanitizer. Leak checks
+    # are off: libFuzzer checks for leaks after each input, and a dropped search's thread pool
+    # may still be exiting then, its threads' destructor lists (glibc's
+    # `__cxa_thread_atexit_impl`) not yet freed; such a report does not repeat when the input is
+    # run again alone. A crash leaves its input in fuzz/artifacts/ and stops the script.
+    seconds=${FUZZ_SECONDS:-600}
+    cargo run --release --example fuzz_protocol -- --requests 16384 --seed 7 \
+        --write-seeds fuzz/corpus/protocol >/dev/null
+    mkdir -p fuzz/corpus/parsers
+    (
+        cd fuzz
+        for t in parsers protocol; do
+            seeds=()
+            [[ -d seeds/$t ]] && seeds=("seeds/$t")
+            cargo +nightly fuzz run -O "$t" "corpus/$t" "${seeds[@]+"${seeds[@]}"}" -- \
+                -timeout=20 -rss_limit_mb=6144 -max_total_time="$seconds" -detect_leaks=0 \
+                -print_final_stats=1
+        done
+    )
+fi
+
+if [[ $what == all || $what == miri ]]; then
     # Tree Borrows, not Stacked Borrows: rayon's crossbeam-epoch breaks the stricter model's
     # rules in its own code (Local::element_of), which would stop every multi-threaded test
     # before it reached ours; the arena's own unit tests also pass under Stacked Borrows.
@@ -46,7 +78,7 @@ if [[ $what != tsan ]]; then
         search::thousands_of_short_shared_tree_searches_account_for_every_iteration
 fi
 
-if [[ $what != miri ]]; then
+if [[ $what == all || $what == tsan ]]; then
     host=$(rustc +nightly -vV | sed -n 's/^host: //p')
     # The sanitizer's flags replace .cargo/config.toml's; keep its CPU level on x86-64.
     cpu=""

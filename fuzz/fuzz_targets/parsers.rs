@@ -1,5 +1,5 @@
-//! Every text parser on arbitrary input: cards, card sets, specs (and the agents and games they
-//! build), each game's deals and moves. None may panic; a deal that parses writes back to a
+//! Every text parser on arbitrary input: cards, card sets, specs (and the games they build, and
+//! the agents they build for every game), each game's deals and moves. None may panic; a deal that parses writes back to a
 //! deal that parses to the same text.
 #![no_main]
 
@@ -9,7 +9,7 @@ use cardsearch::spec::Spec;
 use cardsearch::{Card, CardSet};
 use libfuzzer_sys::fuzz_target;
 
-struct Parse<'a>(&'a str);
+struct Parse<'a>(&'a str, Option<&'a Spec>);
 
 impl GameVisitor for Parse<'_> {
     type Output = ();
@@ -18,6 +18,9 @@ impl GameVisitor for Parse<'_> {
             let text = g.deal_text();
             let again = G::from_deal(&config, &text).expect("a deal's own text parses");
             assert_eq!(again.deal_text(), text);
+        }
+        if let Some(spec) = self.1 {
+            let _ = cardsearch::agents::build::<G>(spec);
         }
         let g = G::new_game(&config, &mut rng_from_seed(0));
         for token in self.0.split_whitespace().take(64) {
@@ -37,11 +40,12 @@ fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let _ = text.parse::<Card>();
     let _ = text.parse::<CardSet>();
-    if let Ok(spec) = text.parse::<Spec>() {
-        let _ = games::dispatch(&spec, Nothing);
-        let _ = cardsearch::agents::build::<cardsearch::games::Sueca>(&spec);
+    let spec = text.parse::<Spec>().ok();
+    if let Some(spec) = &spec {
+        let _ = games::dispatch(spec, Nothing);
     }
     for info in games::all() {
-        games::dispatch(&Spec::named(info.name), Parse(&text)).expect("a registered game");
+        games::dispatch(&Spec::named(info.name), Parse(&text, spec.as_ref()))
+            .expect("a registered game");
     }
 });
