@@ -2,8 +2,8 @@
 # Undefined behaviour and data races in the code that shares memory between threads: the arena
 # (`src/search/tree.rs`, the crate's unsafe code), the leaf hand-off (`src/search/leaf.rs`), tree
 # reuse's copy, every shared-tree parallel mode and the engine stopping a running search — under
-# Miri (the first four) and ThreadSanitizer (all); and the parsers and the protocol under
-# coverage-guided fuzzing with AddressSanitizer.
+# Miri (the first four) and ThreadSanitizer (all); and the parsers, the protocol and the log
+# readers under coverage-guided fuzzing with AddressSanitizer.
 # None runs in CI (they need a nightly toolchain and take minutes); docs/reliability.md has
 # the last results.
 #
@@ -52,10 +52,16 @@ if [[ $what == all || $what == fuzz ]]; then
     seconds=${FUZZ_SECONDS:-600}
     cargo run --release --example fuzz_protocol -- --requests 16384 --seed 7 \
         --write-seeds fuzz/corpus/protocol >/dev/null
-    mkdir -p fuzz/corpus/parsers
+    # And real logs of every game for `logs` (what replay, merge and resumed matches read).
+    mkdir -p fuzz/corpus/parsers fuzz/corpus/logs
+    for game in tricks coinguess sueca bisca hearts asmacag secret pentago-swap; do
+        rm -f "fuzz/corpus/logs/$game"
+        cargo run --release -- match --game "$game" --a ismcts --b random --deals 2 \
+            --iterations 30 --out "fuzz/corpus/logs/$game" >/dev/null
+    done
     (
         cd fuzz
-        for t in parsers protocol; do
+        for t in parsers protocol logs; do
             seeds=()
             [[ -d seeds/$t ]] && seeds=("seeds/$t")
             cargo +nightly fuzz run -O "$t" "corpus/$t" "${seeds[@]+"${seeds[@]}"}" -- \

@@ -89,11 +89,14 @@ proptest! {
     }
 
     #[test]
-    fn spec_parser_never_panics(text in noisy_text()) {
+    fn spec_parser_never_panics(text in prop_oneof![noisy_text(), spec_text()]) {
         if let Ok(spec) = text.parse::<Spec>() {
-            // A parsed spec builds an agent or a game, or is refused, never a panic.
+            // A parsed spec builds a game, and an agent for every game, or is refused; never a
+            // panic.
             let _ = games::dispatch(&spec, Nothing);
-            let _ = cardsearch::agents::build::<cardsearch::games::Tricks>(&spec);
+            for info in games::all() {
+                games::dispatch(&Spec::named(info.name), BuildAgent(&spec)).unwrap();
+            }
         }
     }
 
@@ -116,6 +119,106 @@ proptest! {
     }
 }
 
+/// Agent specs built from the agents' names, option keys and values of the kinds they take
+/// (and some they do not), so that most parse and reach the options' checks for every game.
+fn spec_text() -> impl Strategy<Value = String> {
+    let name = prop::sample::select(vec![
+        "ismcts",
+        "mo-ismcts",
+        "pimc",
+        "uct",
+        "random",
+        "osla",
+        "turn-mcts",
+        "oe",
+        "ntboe",
+        "pentago-student",
+        "pentago-strong",
+        "alphazero",
+    ]);
+    let key = prop::sample::select(vec![
+        "c",
+        "playout",
+        "policy",
+        "reward",
+        "epsilon",
+        "iterations",
+        "time_ms",
+        "max_nodes",
+        "parallel",
+        "threads",
+        "virtual_loss",
+        "root_batch",
+        "endgame",
+        "endgame_pick",
+        "endgame_deals",
+        "leaf_solve",
+        "infer",
+        "infer_eps",
+        "infer_model",
+        "prior",
+        "reuse",
+        "nast_decay",
+        "nast_tables",
+        "turn_share",
+        "dets",
+        "vote",
+        "preset",
+        "bogus",
+    ]);
+    let value = prop::sample::select(vec![
+        "0",
+        "1",
+        "2",
+        "0.5",
+        "-1",
+        "1e9",
+        "99999999999",
+        "true",
+        "random",
+        "heuristic",
+        "model",
+        "nast",
+        "nast:n=3",
+        "nast:n=9",
+        "epic",
+        "gibbs:tau=0",
+        "ucb1:c=2",
+        "roulette",
+        "egreedy:epsilon=2",
+        "pwl",
+        "mix:w=0.3",
+        "mix:w=7",
+        "sd",
+        "wl",
+        "rank",
+        "sequential",
+        "tree",
+        "root",
+        "leaf",
+        "tree-locked",
+        "thread",
+        "shared",
+        "learned",
+        "rule",
+        "thesis",
+        "strong",
+        "vote",
+        "mean",
+        "auto",
+        "",
+        "x",
+    ]);
+    (name, prop::collection::vec((key, value), 0..5)).prop_map(|(name, options)| {
+        let options: Vec<String> = options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        if options.is_empty() {
+            name.to_string()
+        } else {
+            format!("{name}:{}", options.join(","))
+        }
+    })
+}
+
 /// Protocol lines: real requests (some with wrong values), noise, and their mixtures.
 fn request() -> impl Strategy<Value = String> {
     let game = prop_oneof![
@@ -124,8 +227,22 @@ fn request() -> impl Strategy<Value = String> {
         Just("bisca"),
         Just("hearts:pass=left"),
         Just("coinguess"),
+        Just("asmacag:hand=4,board=6"),
+        Just("secret"),
+        Just("pentago-swap"),
         Just("chess")
     ];
+    let agent = prop::sample::select(vec![
+        "ismcts",
+        "mo-ismcts",
+        "pimc:dets=2",
+        "uct",
+        "ismcts:playout=nast",
+        "ismcts:reuse=true",
+        "osla",
+        "ntboe",
+        "pentago-strong",
+    ]);
     prop_oneof![
         (game.clone(), any::<u64>())
             .prop_map(|(g, s)| format!(r#"{{"cmd":"new","game":"{g}","seed":{s}}}"#)),
@@ -139,6 +256,9 @@ fn request() -> impl Strategy<Value = String> {
         Just(r#"{"cmd":"legal"}"#.to_string()),
         Just(r#"{"cmd":"state"}"#.to_string()),
         (1..300u64).prop_map(|n| format!(r#"{{"cmd":"go","agent":"ismcts","iterations":{n}}}"#)),
+        (agent, 1..100u64)
+            .prop_map(|(a, n)| format!(r#"{{"cmd":"go","agent":"{a}","iterations":{n}}}"#)),
+        (0..20_000u64).prop_map(|n| format!(r#"{{"cmd":"solve","node_limit":{n}}}"#)),
         Just(r#"{"cmd":"go","agent":"random","play":true}"#.to_string()),
         noisy_text(),
     ]
@@ -149,6 +269,16 @@ struct Nothing;
 impl GameVisitor for Nothing {
     type Output = ();
     fn visit<G: GameDef>(self, _config: G::Config) {}
+}
+
+/// Builds the spec's agent for the game: an agent or an error, never a panic.
+struct BuildAgent<'a>(&'a Spec);
+
+impl GameVisitor for BuildAgent<'_> {
+    type Output = ();
+    fn visit<G: GameDef>(self, _config: G::Config) {
+        let _ = cardsearch::agents::build::<G>(self.0);
+    }
 }
 
 /// Parses a text as a deal of the game, and its tokens as moves of a fresh deal.

@@ -464,3 +464,96 @@ fn replay_dumps_a_decisions_tree() {
         assert!(err.contains(mention), "{args:?}: {err}");
     }
 }
+
+/// Two real records (a Tricks game and an ASMACAG game, `match --out` at 30 iterations).
+const RECORDS: [&str; 2] = [
+    r#"{"game":"tricks","seed":0,"deal_index":0,"seating_index":0,"seatings_per_deal":2,"seats":["A","B"],"agent_a":"ismcts:c=0.7,playout=random,reward=pwl,max_nodes=auto,parallel=sequential,threads=1","agent_b":"random","budget":"30 it","deal":"KH AH QS AS | QD KD QH KS | JD AD JH JS","agent_seeds":[920862675595841680,5396103473067506702],"moves":[{"seat":0,"mv":"KH","iterations":30,"micros":714,"nodes":90},{"seat":1,"mv":"QH","iterations":0,"micros":6,"nodes":0},{"seat":0,"mv":"AS","iterations":30,"micros":16,"nodes":74},{"seat":1,"mv":"KS","iterations":0,"micros":0,"nodes":0},{"seat":0,"mv":"AH","iterations":30,"micros":10,"nodes":63},{"seat":1,"mv":"KD","iterations":0,"micros":0,"nodes":0},{"seat":0,"mv":"QS","iterations":0,"micros":0,"nodes":0},{"seat":1,"mv":"QD","iterations":0,"micros":0,"nodes":0}],"rewards":[1.0,0.0],"scores":[4.0,0.0],"units":null,"score_a":1.0}"#,
+    r#"{"game":"asmacag","seed":0,"deal_index":0,"seating_index":0,"seatings_per_deal":2,"seats":["A","B"],"agent_a":"ismcts:c=0.7,playout=random,reward=pwl,max_nodes=auto,parallel=sequential,threads=1","agent_b":"random","budget":"30 it","deal":"3 4 4 5 5 x2 x2 /2 /2 | 2 4 4 5 5 6 x2 /2 /2 | 1 1 1 1 2 2 2 2 3 3 3 3 3 4 4 4 4 5 5 6 | 1 2 2 2 3 3 5 5 6 6 6 x2 x2 x2 /2 /2","agent_seeds":[920862675595841680,5396103473067506702],"moves":[{"seat":0,"mv":"4>2","iterations":30,"micros":1181,"nodes":784},{"seat":0,"mv":"5>6","iterations":30,"micros":49,"nodes":930},{"seat":0,"mv":"5>2","iterations":30,"micros":45,"nodes":512},{"seat":1,"mv":"5>5","iterations":0,"micros":3,"nodes":0},{"seat":1,"mv":"2>5","iterations":0,"micros":0,"nodes":0},{"seat":1,"mv":"6>2","iterations":0,"micros":0,"nodes":0},{"seat":0,"mv":"x2","iterations":30,"micros":37,"nodes":341},{"seat":0,"mv":"4>2","iterations":30,"micros":33,"nodes":448},{"seat":0,"mv":"3>1","iterations":30,"micros":29,"nodes":226},{"seat":1,"mv":"5>1","iterations":0,"micros":0,"nodes":0},{"seat":1,"mv":"x2","iterations":0,"micros":0,"nodes":0},{"seat":1,"mv":"4>3","iterations":0,"micros":0,"nodes":0},{"seat":0,"mv":"x2","iterations":30,"micros":21,"nodes":406},{"seat":0,"mv":"/2","iterations":0,"micros":0,"nodes":0},{"seat":0,"mv":"/2","iterations":0,"micros":0,"nodes":0},{"seat":1,"mv":"/2","iterations":0,"micros":0,"nodes":0},{"seat":1,"mv":"4>4","iterations":0,"micros":0,"nodes":0},{"seat":1,"mv":"/2","iterations":0,"micros":0,"nodes":0}],"rewards":[1.0,0.0],"scores":[10.0,7.0],"units":null,"score_a":1.0}"#,
+];
+
+/// A record with one field (or one move's field) given another value, or cut short.
+fn mutated_record() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    use serde_json::{Value, json};
+    let replacement = prop::sample::select(vec![
+        json!(null),
+        json!(-1),
+        json!(0),
+        json!(3),
+        json!(u64::MAX),
+        json!(1e300),
+        json!("x"),
+        json!("QS"),
+        json!(""),
+        json!([]),
+        json!([0, 1, 2]),
+        json!({}),
+        json!(true),
+    ]);
+    (
+        0..RECORDS.len(),
+        0..64usize,
+        0..64usize,
+        replacement,
+        0..4u8,
+        0..4000usize,
+    )
+        .prop_map(|(which, field, mv, replacement, how, cut)| {
+            let text = RECORDS[which];
+            let mut record: Value = serde_json::from_str(text).unwrap();
+            match how {
+                0 => return text[..cut.min(text.len())].to_string(),
+                1 => {
+                    let moves = record["moves"].as_array_mut().unwrap();
+                    let n = moves.len();
+                    let entry = moves[mv % n].as_object_mut().unwrap();
+                    let key = entry.keys().nth(field % entry.len()).unwrap().clone();
+                    entry.insert(key, replacement);
+                }
+                2 => {
+                    let moves = record["moves"].as_array_mut().unwrap();
+                    let n = moves.len();
+                    moves.swap(mv % n, field % n);
+                }
+                _ => {
+                    let map = record.as_object_mut().unwrap();
+                    let key = map.keys().nth(field % map.len()).unwrap().clone();
+                    map.insert(key, replacement);
+                }
+            }
+            record.to_string()
+        })
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+    /// What `replay` and `merge` read from a hand-edited or damaged log: a record that parses
+    /// replays to its result or is refused with a reason, and merges with the record it came
+    /// from or is refused; never a panic.
+    #[test]
+    fn a_damaged_record_is_refused_or_replayed_never_a_panic(line in mutated_record()) {
+        use cardsearch::harness::log::{Logged, Origin, parse_record, replay_record};
+        if let Ok(record) = parse_record(&line) {
+            let _ = replay_record(&record);
+            let origin = |line| Origin { path: "log".into(), line };
+            let original = parse_record(RECORDS[0]).unwrap();
+            let both = [
+                Logged { origin: origin(1), record: original },
+                Logged { origin: origin(2), record },
+            ];
+            let _ = merge_records(&both);
+        }
+    }
+}
+
+#[test]
+fn the_records_the_damage_starts_from_replay_to_their_results() {
+    use cardsearch::harness::log::{parse_record, replay_record};
+    for text in RECORDS {
+        let record = parse_record(text).unwrap();
+        let replayed = replay_record(&record).unwrap();
+        assert_eq!(replayed.rewards, record.rewards);
+        assert_eq!(replayed.scores, record.scores);
+    }
+}
