@@ -325,6 +325,12 @@ fn main() {
         }
         let fail = |why: &str| -> ! {
             eprintln!("request {n}: {why}\n> {line}\n< {}", reply.line);
+            if let Some(dir) = &seeds_dir {
+                // The requests since the last whole file, ending with this one.
+                let file = dir.join(format!("failing-{seed}"));
+                let _ = std::fs::write(&file, session.join("\n") + "\n");
+                eprintln!("the session's last requests: {}", file.display());
+            }
             std::process::exit(1);
         };
         if took > Duration::from_secs(10) {

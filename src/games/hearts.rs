@@ -1050,13 +1050,6 @@ impl HiddenCards for Hearts {
             } else {
                 CardSet::EMPTY
             };
-            if !(fixed & self.excluded[seat]).is_empty() {
-                return Err(DealError::Inconsistent(format!(
-                    "seat {seat} holds {} (passed to it) but has proven it holds none of {}",
-                    fixed & self.excluded[seat],
-                    self.excluded[seat]
-                )));
-            }
             let size = (HAND - self.played[seat].len())
                 .checked_sub(fixed.len())
                 .ok_or_else(|| {

@@ -90,6 +90,27 @@ impl Unseen {
         }
     }
 
+    /// Errors when a holder is known to have a card that its plays have ruled out (Sueca's
+    /// dealer, holding the turned-up trump, has shown it holds no card of that suit; a Hearts
+    /// seat has shown it holds none of the cards passed to it): no deal fits. The counting of
+    /// the unseen cards cannot see this, as known cards are not among them.
+    pub fn check_known_cards(&self) -> Result<(), DealError> {
+        for i in 0..self.num_holders {
+            let ruled_out = self.fixed[i] - self.holders[i].allowed;
+            if !ruled_out.is_empty() {
+                let who = match self.seats[i] {
+                    Some(seat) => format!("seat {seat}"),
+                    None => "the stock".to_string(),
+                };
+                return Err(DealError::Inconsistent(format!(
+                    "{who} is known to hold {ruled_out}, but its plays have shown it holds \
+                     none of them"
+                )));
+            }
+        }
+        Ok(())
+    }
+
     /// The cards `seat` may hold as far as the observer can tell: the unseen cards it may take
     /// and the cards known to be with it.
     pub fn possible_for(&self, seat: Seat) -> CardSet {
@@ -252,6 +273,7 @@ impl<G: HiddenCards + Copy> InfoSet<G> for CardInfoSet<G> {
     fn sampler(&self) -> Result<CardSampler<G>, DealError> {
         let o = self.observer();
         let unseen = self.public.unseen(o)?;
+        unseen.check_known_cards()?;
         let deal = ConstrainedDeal::new(unseen.unknown, &unseen.holders[..unseen.num_holders])
             .map_err(|e| unseen.name_holders(e))?;
         Ok(CardSampler {

@@ -233,6 +233,32 @@ fn inconsistent_moves_are_refused_with_the_reason_and_change_nothing() {
     assert_eq!(info, truth_after(deal, "2C 6C TC AC").info_set(1));
 }
 
+#[test]
+fn a_seat_known_to_hold_a_card_cannot_show_it_holds_none_of_its_suit() {
+    // Seat 3 deals and turned up 6♦, so every seat knows it holds that diamond until it plays
+    // it. Found by the session fuzzer in a debug build: a view accepted seat 3 discarding K♥ on
+    // a diamond lead, and the search then sampled worlds where seat 3 both held 6♦ and had no
+    // diamonds (the counting covers only the unseen cards, and 6♦ is not one of them).
+    let config = config::<Sueca>("sueca");
+    let deal = "dealer=3 trump=6D | JD 2C 3C 4C 5C 6C 7C QC JC KC \
+        | AD 2D 3D 4D 2H 3H 4H 5H 6H 7H | AC QH JH AH 2S 3S 4S 5S 6S JS \
+        | 5D 6D 7D QD KD KH 7S QS KS AS";
+    let truth = Sueca::from_deal(&config, deal).unwrap();
+    let card = |t: &str| -> Card { t.parse().unwrap() };
+    let mut info = truth.info_set(1);
+    info.observe(0, Some(card("JD")), None).unwrap();
+    info.observe(1, Some(card("AD")), None).unwrap();
+    info.observe(2, Some(card("JS")), None).unwrap();
+    let before = info;
+    let e = info.observe(3, Some(card("KH")), None).unwrap_err();
+    assert!(e.to_string().contains("seat 3 is known to hold 6D"), "{e}");
+    assert_eq!(info, before);
+    // Any diamond it may hold is fine, the turned-up one too.
+    info.observe(3, Some(card("5D")), None).unwrap();
+    let mut other = before;
+    other.observe(3, Some(card("6D")), None).unwrap();
+}
+
 /// The state after `moves` from `deal` (no passing).
 fn truth_after(deal: &str, moves: &str) -> Hearts {
     let mut g = Hearts::from_deal(&HeartsConfig::default(), deal).unwrap();
