@@ -117,11 +117,13 @@ fn request(rng: &mut Rng, legal: &[String], deal: Option<&str>, view_seat: u64) 
         5..=7 => {
             // A view of the current deal from one seat: its hand kept, the rest hidden.
             let deal = deal.unwrap_or("? ? ? ? | JS QS KH AD | ? ? ? ?");
+            // Games with a header (`dealer=3 trump=6D | …`) list the hands after it.
+            let first_hand = u64::from(deal.split('|').next().is_some_and(|p| p.contains('=')));
             let hidden: Vec<String> = deal
                 .split('|')
                 .enumerate()
                 .map(|(i, part)| {
-                    if i as u64 == view_seat || part.contains('=') {
+                    if i as u64 == view_seat + first_hand || part.contains('=') {
                         part.to_string()
                     } else {
                         part.split_whitespace()

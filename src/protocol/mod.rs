@@ -30,7 +30,7 @@ use crate::spec::{OptionDoc, Spec};
 
 pub use request::{COMMANDS, Go, NewGame, Play, Request, StateOf, ViewSetup};
 pub use session::{GameSession, Session};
-pub use view_deal::{VIEW_FILLS, view_info_set};
+pub use view_deal::{VIEW_CHECKS, VIEW_FILLS, view_info_set};
 
 /// The longest error message sent: errors quote bad input in part, never whole.
 const MAX_ERROR_CHARS: usize = 1000;

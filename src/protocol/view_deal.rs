@@ -3,8 +3,9 @@
 //!
 //! The `?` are filled with the pack's remaining items in some order, the game's own deal parser
 //! checks the result, and the information set of the seat is taken from it. An information set
-//! holds only what its seat sees, so the filling cannot show through; for the same reason a
-//! view deal may also write cards the seat does not see (they are ignored).
+//! holds only what its seat sees, so the filling cannot show through, unless a `?` stands where
+//! the seat sees the card: other fillings are compared to refuse that. A view deal may also
+//! write cards the seat does not see (they are ignored).
 
 use crate::game::{Rng, Seat, rng_from_seed};
 use crate::games::GameDef;
@@ -63,8 +64,25 @@ pub fn view_info_set<G: GameDef>(
             state.num_seats() - 1
         ));
     }
-    Ok(state.info_set(seat))
+    let info = state.info_set(seat);
+    // The filling must not show through: a `?` where the seat sees the card (its own hand, or
+    // what the game shows every seat) would be a card made up for it. Other fillings then give
+    // another information set.
+    for _ in 0..VIEW_CHECKS {
+        if fill::<G>(config, deal, rng)?.info_set(seat) != info {
+            return Err(format!(
+                "the view deal has '?' where seat {seat} sees the cards (its own hand, or what \
+                 {} shows every seat): write them",
+                G::NAME
+            ));
+        }
+    }
+    Ok(info)
 }
+
+/// How many other fillings of a view's `?` are compared with the first: a `?` the seat can see
+/// gives the same information set in all of them only if each drew the same card for it.
+pub const VIEW_CHECKS: usize = 8;
 
 /// A full state from a deal whose unknown items are written `?` (any valid filling).
 fn fill<G: GameDef>(config: &G::Config, deal: &str, rng: &mut Rng) -> Result<G, String> {

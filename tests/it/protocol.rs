@@ -388,6 +388,39 @@ fn view_mode_follows_private_draws() {
 }
 
 #[test]
+fn a_view_must_write_the_cards_its_seat_sees() {
+    let mut engine = Engine::new();
+    // Seat 1's own hand left as `?` (the hand written is seat 0's): the engine would have to
+    // make seat 1's cards up. Refused.
+    for (game, deal) in [
+        ("tricks", "JS QS KH AD | ? ? ? ? | ? ? ? ?"),
+        (
+            "sueca",
+            "dealer=3 trump=6D | 2C QC KC AC 4D 6H 7H KH AH 6S | ? ? ? ? ? ? ? ? ? ? \
+             | ? ? ? ? ? ? ? ? ? ? | ? ? ? ? ? ? ? ? ? ?",
+        ),
+    ] {
+        let view = json!({"seat": 1, "deal": deal});
+        let r = ask(
+            &mut engine,
+            json!({"cmd": "new", "game": game, "view": view}),
+        );
+        let e = r["error"].as_str().unwrap_or_else(|| panic!("{game}: {r}"));
+        assert!(e.contains("where seat 1 sees the cards"), "{game}: {e}");
+    }
+    // The same hand written as seat 1's is a view.
+    let deal = "dealer=3 trump=6D | ? ? ? ? ? ? ? ? ? ? | 2C QC KC AC 4D 6H 7H KH AH 6S \
+        | ? ? ? ? ? ? ? ? ? ? | ? ? ? ? ? ? ? ? ? ?";
+    let view = json!({"seat": 1, "deal": deal});
+    ask_ok(
+        &mut engine,
+        json!({"cmd": "new", "game": "sueca", "view": view}),
+    );
+    let r = ask_ok(&mut engine, json!({"cmd": "state"}));
+    assert_eq!(r["hand"], "2C QC KC AC 4D 6H 7H KH AH 6S");
+}
+
+#[test]
 fn view_mode_refuses_what_the_seat_could_not_have_seen() {
     let mut engine = Engine::new();
     let deal = "JS QS KH AD | AS JH QH KD | KS AH JD QD";
