@@ -53,13 +53,18 @@ impl Unseen {
         self.num_holders += 1;
     }
 
+    /// Holder `i` as a message names it: `seat 3`, or `the stock` for a pile.
+    fn holder_name(&self, i: usize) -> String {
+        match self.seats.get(i).copied().flatten() {
+            Some(seat) => format!("seat {seat}"),
+            None => "the stock".to_string(),
+        }
+    }
+
     /// `error` with the deal's holders named as seats: `holder 1` becomes `seat 3`, `holders
     /// 0, 2` becomes `seat 1 and the stock`.
     pub fn name_holders(&self, error: DealError) -> DealError {
-        let who = |i: usize| match self.seats.get(i).copied().flatten() {
-            Some(seat) => format!("seat {seat}"),
-            None => "the stock".to_string(),
-        };
+        let who = |i: usize| self.holder_name(i);
         let name = |text: String| {
             let mut out = String::new();
             let mut rest = text.as_str();
@@ -98,13 +103,10 @@ impl Unseen {
         for i in 0..self.num_holders {
             let ruled_out = self.fixed[i] - self.holders[i].allowed;
             if !ruled_out.is_empty() {
-                let who = match self.seats[i] {
-                    Some(seat) => format!("seat {seat}"),
-                    None => "the stock".to_string(),
-                };
                 return Err(DealError::Inconsistent(format!(
-                    "{who} is known to hold {ruled_out}, but its plays have shown it holds \
-                     none of them"
+                    "{} is known to hold {ruled_out}, but its plays have shown it holds none \
+                     of them",
+                    self.holder_name(i)
                 )));
             }
         }

@@ -56,7 +56,8 @@ pub fn view_info_set<G: GameDef>(
     deal: &str,
     rng: &mut Rng,
 ) -> Result<G::InfoSet, String> {
-    let state = fill::<G>(config, deal, rng)?;
+    let filling = Filling::of::<G>(config, deal)?;
+    let state = filling.draw::<G>(config, rng)?;
     if seat >= state.num_seats() {
         return Err(format!(
             "seat {seat} does not exist: {} has seats 0 to {}",
@@ -68,13 +69,15 @@ pub fn view_info_set<G: GameDef>(
     // The filling must not show through: a `?` where the seat sees the card (its own hand, or
     // what the game shows every seat) would be a card made up for it. Other fillings then give
     // another information set.
-    for _ in 0..VIEW_CHECKS {
-        if fill::<G>(config, deal, rng)?.info_set(seat) != info {
-            return Err(format!(
-                "the view deal has '?' where seat {seat} sees the cards (its own hand, or what \
-                 {} shows every seat): write them",
-                G::NAME
-            ));
+    if filling.has_holes() {
+        for _ in 0..VIEW_CHECKS {
+            if filling.draw::<G>(config, rng)?.info_set(seat) != info {
+                return Err(format!(
+                    "the view deal has '?' where seat {seat} sees the cards (its own hand, or \
+                     what {} shows every seat): write them",
+                    G::NAME
+                ));
+            }
         }
     }
     Ok(info)
@@ -84,67 +87,98 @@ pub fn view_info_set<G: GameDef>(
 /// gives the same information set in all of them only if each drew the same card for it.
 pub const VIEW_CHECKS: usize = 8;
 
-/// A full state from a deal whose unknown items are written `?` (any valid filling).
-fn fill<G: GameDef>(config: &G::Config, deal: &str, rng: &mut Rng) -> Result<G, String> {
-    let spans = tokens(deal);
-    if !spans.iter().any(|&(a, b)| &deal[a..b] == "?") {
-        return G::from_deal(config, deal).map_err(|e| e.to_string());
-    }
-    let reference = G::new_game(config, &mut rng_from_seed(0)).deal_text();
-    let mut pool: Vec<String> = tokens(&reference)
-        .into_iter()
-        .filter_map(|(a, b)| pack_item(&reference[a..b]))
-        .collect();
-    let mut holes = Vec::new();
-    for &(a, b) in &spans {
-        let t = &deal[a..b];
-        if t == "?" {
-            holes.push((a, b));
-        } else if let Some(item) = pack_item(t) {
-            match pool.iter().position(|p| *p == item) {
-                Some(i) => {
-                    pool.swap_remove(i);
-                }
-                None => {
-                    return Err(format!(
-                        "'{t}' in the view deal is not in the {} pack, or is written twice",
-                        G::NAME
-                    ));
+/// A view deal read once: where its `?` stand and the pack items left to fill them with.
+struct Filling<'a> {
+    deal: &'a str,
+    /// Byte ranges of the `?` tokens.
+    holes: Vec<(usize, usize)>,
+    /// The pack's items not written in the deal, sorted (one per hole).
+    pool: Vec<String>,
+}
+
+impl<'a> Filling<'a> {
+    /// Reads `deal`: errors on items outside the pack, items written twice, and a number of `?`
+    /// other than the number of items not written.
+    fn of<G: GameDef>(config: &G::Config, deal: &'a str) -> Result<Filling<'a>, String> {
+        let spans = tokens(deal);
+        if !spans.iter().any(|&(a, b)| &deal[a..b] == "?") {
+            return Ok(Filling {
+                deal,
+                holes: Vec::new(),
+                pool: Vec::new(),
+            });
+        }
+        let reference = G::new_game(config, &mut rng_from_seed(0)).deal_text();
+        let mut pool: Vec<String> = tokens(&reference)
+            .into_iter()
+            .filter_map(|(a, b)| pack_item(&reference[a..b]))
+            .collect();
+        let mut holes = Vec::new();
+        for &(a, b) in &spans {
+            let t = &deal[a..b];
+            if t == "?" {
+                holes.push((a, b));
+            } else if let Some(item) = pack_item(t) {
+                match pool.iter().position(|p| *p == item) {
+                    Some(i) => {
+                        pool.swap_remove(i);
+                    }
+                    None => {
+                        return Err(format!(
+                            "'{t}' in the view deal is not in the {} pack, or is written twice",
+                            G::NAME
+                        ));
+                    }
                 }
             }
         }
-    }
-    if holes.len() != pool.len() {
-        return Err(format!(
-            "the view deal has {} '?' but {} items of the pack are not written in it ({})",
-            holes.len(),
-            pool.len(),
-            pool.join(" ")
-        ));
-    }
-    pool.sort();
-    let mut last_error = String::new();
-    for _ in 0..VIEW_FILLS {
-        // Fisher–Yates with the crate's unbiased bounded draw.
-        for i in (1..pool.len()).rev() {
-            let j = crate::cards::random_below(rng, i as u32 + 1) as usize;
-            pool.swap(i, j);
+        if holes.len() != pool.len() {
+            return Err(format!(
+                "the view deal has {} '?' but {} items of the pack are not written in it ({})",
+                holes.len(),
+                pool.len(),
+                pool.join(" ")
+            ));
         }
-        let mut text = String::with_capacity(deal.len() + pool.len() * 2);
-        let mut at = 0;
-        for (&(a, b), item) in holes.iter().zip(&pool) {
-            text.push_str(&deal[at..a]);
-            text.push_str(item);
-            at = b;
-        }
-        text.push_str(&deal[at..]);
-        match G::from_deal(config, &text) {
-            Ok(state) => return Ok(state),
-            Err(e) => last_error = e.to_string(),
-        }
+        pool.sort();
+        Ok(Filling { deal, holes, pool })
     }
-    Err(format!(
-        "no filling of the view deal's '?' is a valid {} deal: {last_error}",
-        G::NAME
-    ))
+
+    /// True when the deal has `?` to fill.
+    fn has_holes(&self) -> bool {
+        !self.holes.is_empty()
+    }
+
+    /// A full state: the deal itself when it has no `?`, else a random valid filling (up to
+    /// [`VIEW_FILLS`] orders tried).
+    fn draw<G: GameDef>(&self, config: &G::Config, rng: &mut Rng) -> Result<G, String> {
+        if !self.has_holes() {
+            return G::from_deal(config, self.deal).map_err(|e| e.to_string());
+        }
+        let mut pool = self.pool.clone();
+        let mut last_error = String::new();
+        for _ in 0..VIEW_FILLS {
+            // Fisher–Yates with the crate's unbiased bounded draw.
+            for i in (1..pool.len()).rev() {
+                let j = crate::cards::random_below(rng, i as u32 + 1) as usize;
+                pool.swap(i, j);
+            }
+            let mut text = String::with_capacity(self.deal.len() + pool.len() * 2);
+            let mut at = 0;
+            for (&(a, b), item) in self.holes.iter().zip(&pool) {
+                text.push_str(&self.deal[at..a]);
+                text.push_str(item);
+                at = b;
+            }
+            text.push_str(&self.deal[at..]);
+            match G::from_deal(config, &text) {
+                Ok(state) => return Ok(state),
+                Err(e) => last_error = e.to_string(),
+            }
+        }
+        Err(format!(
+            "no filling of the view deal's '?' is a valid {} deal: {last_error}",
+            G::NAME
+        ))
+    }
 }

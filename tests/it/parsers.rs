@@ -119,53 +119,23 @@ proptest! {
     }
 }
 
-/// Agent specs built from the agents' names, option keys and values of the kinds they take
-/// (and some they do not), so that most parse and reach the options' checks for every game.
+/// Agent specs built from the agents' names and option keys (read from the agents' own option
+/// lists, so a new option is covered too, with an unknown name and key beside them) and values
+/// of the kinds they take (and some they do not), so that most parse and reach the options'
+/// checks for every game.
 fn spec_text() -> impl Strategy<Value = String> {
-    let name = prop::sample::select(vec![
-        "ismcts",
-        "mo-ismcts",
-        "pimc",
-        "uct",
-        "random",
-        "osla",
-        "turn-mcts",
-        "oe",
-        "ntboe",
-        "pentago-student",
-        "pentago-strong",
-        "alphazero",
-    ]);
-    let key = prop::sample::select(vec![
-        "c",
-        "playout",
-        "policy",
-        "reward",
-        "epsilon",
-        "iterations",
-        "time_ms",
-        "max_nodes",
-        "parallel",
-        "threads",
-        "virtual_loss",
-        "root_batch",
-        "endgame",
-        "endgame_pick",
-        "endgame_deals",
-        "leaf_solve",
-        "infer",
-        "infer_eps",
-        "infer_model",
-        "prior",
-        "reuse",
-        "nast_decay",
-        "nast_tables",
-        "turn_share",
-        "dets",
-        "vote",
-        "preset",
-        "bogus",
-    ]);
+    let agents = cardsearch::agents::all();
+    let mut names: Vec<&'static str> = agents.iter().map(|a| a.name).collect();
+    names.push("alphazero");
+    let mut keys: Vec<&'static str> = agents
+        .iter()
+        .flat_map(|a| a.options.iter().map(|o| o.key))
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    keys.push("bogus");
+    let name = prop::sample::select(names);
+    let key = prop::sample::select(keys);
     let value = prop::sample::select(vec![
         "0",
         "1",
