@@ -51,6 +51,14 @@ pub enum LogError {
         /// The system's reason.
         message: String,
     },
+    /// The file cannot be opened to write games to (`--out`).
+    #[error("cannot write games to {path}: {message}")]
+    Create {
+        /// The file.
+        path: PathBuf,
+        /// The system's reason.
+        message: String,
+    },
     /// A line is not a game record (bad JSON, missing fields, inconsistent lengths).
     #[error("{origin}: not a game record: {message}")]
     Corrupt {
@@ -159,7 +167,10 @@ pub fn resume_log(path: &Path) -> Result<ResumedLog, LogError> {
         .append(true)
         .create(true)
         .open(path)
-        .map_err(io)?;
+        .map_err(|e| LogError::Create {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
     let text = std::fs::read(path).map_err(io)?;
     // Everything up to the last newline is whole lines; anything after it was being written
     // when the run stopped.

@@ -40,6 +40,17 @@ fn bad_input_is_a_one_line_error() {
     assert_clean_error(&["match", "--lineup", "3v1"], "3v1");
     assert_clean_error(&["match", "--frobnicate"], "frobnicate");
     assert_clean_error(&["fly"], "fly");
+    // A games log that cannot be created is named as one to write, not to read.
+    assert_clean_error(
+        &[
+            "match",
+            "--deals",
+            "1",
+            "--out",
+            "/nonexistent-dir/games.jsonl",
+        ],
+        "cannot write games to /nonexistent-dir/games.jsonl",
+    );
 }
 
 #[test]
