@@ -5,6 +5,7 @@ use clap::Args;
 use super::series::SeriesArgs;
 use crate::games::{self, GameDef, GameVisitor};
 use crate::harness::runner::run_match_resuming;
+use crate::harness::stats::Signed;
 use crate::harness::{MatchConfig, MatchReport, Sprt};
 use crate::search::config::budget_from_spec;
 use crate::spec::Spec;
@@ -149,9 +150,12 @@ pub fn format_report(r: &MatchReport) -> String {
         r.seating, r.seatings_per_deal
     );
     out += &format!(
-        "  A mean score {:.3} ± {:.3} (95% CI {lo:.3}–{hi:.3}), Elo {elo:+.0} ({elo_lo:+.0} … {elo_hi:+.0}), {} deals\n",
+        "  A mean score {:.3} ± {:.3} (95% CI {lo:.3}–{hi:.3}), Elo {} ({} … {}), {} deals\n",
         t.mean(),
         t.half_width(),
+        Signed(elo, 0),
+        Signed(elo_lo, 0),
+        Signed(elo_hi, 0),
         t.deals
     );
     out += &format!(
@@ -165,9 +169,9 @@ pub fn format_report(r: &MatchReport) -> String {
     );
     if r.has_units {
         out += &format!(
-            "; match units per game: A {:+.3}, B {:+.3}",
-            r.a.mean_units(),
-            r.b.mean_units()
+            "; match units per game: A {}, B {}",
+            Signed(r.a.mean_units(), 3),
+            Signed(r.b.mean_units(), 3)
         );
     }
     out += "\n";

@@ -14,7 +14,7 @@ use super::runner::{
     GameRecord, MatchConfig, MatchObserver, MatchReport, agents_spec, run_match_resuming,
 };
 use super::seating::Lineup;
-use super::stats::{Tally, Z95, elo_of};
+use super::stats::{Signed, Tally, Z95, elo_of};
 use crate::games::GameDef;
 use crate::search::{Budget, StopSignal};
 use crate::spec::Spec;
@@ -358,13 +358,13 @@ pub fn to_table(curve: &Curve) -> String {
             format!("{:.3} ({:.3}–{:.3})", h.score, h.interval.0, h.interval.1)
         });
         let gain = p.vs_half.as_ref().map_or(String::from("—"), |h| {
-            format!("{:+.0} ±{:.0}", h.elo, Z95 * h.elo_se)
+            format!("{} ±{:.0}", Signed(h.elo, 0), Z95 * h.elo_se)
         });
         out += &format!(
             "{:>10} {:>24} {:>17} {:>26} {:>13} {:>13.0}\n",
             p.rung.describe(),
             format!("{:.3} ({:.3}–{:.3})", r.score, r.interval.0, r.interval.1),
-            format!("{:+.0} ±{:.0}", r.elo, Z95 * r.elo_se),
+            format!("{} ±{:.0}", Signed(r.elo, 0), Z95 * r.elo_se),
             half,
             gain,
             r.iterations_per_move
@@ -373,8 +373,10 @@ pub fn to_table(curve: &Curve) -> String {
     let gain = |g: &Option<Gain>| {
         g.map_or("not enough points".to_string(), |g| {
             format!(
-                "{:+.1} Elo per doubling (95% CI {:+.1} … {:+.1})",
-                g.elo_per_doubling, g.interval.0, g.interval.1
+                "{} Elo per doubling (95% CI {} … {})",
+                Signed(g.elo_per_doubling, 1),
+                Signed(g.interval.0, 1),
+                Signed(g.interval.1, 1)
             )
         })
     };

@@ -7,6 +7,7 @@ use plotters::prelude::*;
 
 use super::ratings::Rating;
 use super::scaling::ScaleRow;
+use super::stats::Signed;
 
 const COLORS: [RGBColor; 5] = [BLUE, RED, GREEN, MAGENTA, CYAN];
 
@@ -267,7 +268,10 @@ pub fn curve_svg(curve: &super::curve::Curve, title: &str, path: &Path) -> Resul
         chart
             .draw_series(LineSeries::new(line, RED.stroke_width(2)))
             .map_err(|e| err(&e))?
-            .label(format!("{:+.1} Elo per doubling", g.elo_per_doubling))
+            .label(format!(
+                "{} Elo per doubling",
+                Signed(g.elo_per_doubling, 1)
+            ))
             .legend(|(x, y)| PathElement::new([(x, y), (x + 15, y)], RED.stroke_width(2)));
         chart
             .configure_series_labels()

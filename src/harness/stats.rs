@@ -5,6 +5,8 @@
 //! numbers), so their scores are correlated and averaged first; the interval comes from the
 //! spread of those per-deal means, which is what makes a seat-swapped match honest.
 
+use std::fmt;
+
 use serde::{Deserialize, Serialize};
 
 /// The two-sided 95% normal quantile.
@@ -108,6 +110,24 @@ impl Tally {
 pub fn elo_of(score: f64) -> f64 {
     let s = score.clamp(1e-6, 1.0 - 1e-6);
     (-400.0 * (1.0 / s - 1.0).log10()).clamp(-1000.0, 1000.0)
+}
+
+/// A number (`.0`) written with its sign and `.1` decimals, as `{:+.N}` writes it, except that a value
+/// that rounds to zero is `+0` (`+0.0`, …): `{:+}` writes `-0` for negative zero (an even
+/// match's Elo is `-400 log10(1)`) and for small negatives, which reads as a loss.
+#[derive(Clone, Copy, Debug)]
+pub struct Signed(pub f64, pub usize);
+
+impl fmt::Display for Signed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = format!("{:+.*}", self.1, self.0);
+        match text.strip_prefix('-') {
+            Some(digits) if digits.bytes().all(|b| b == b'0' || b == b'.') => {
+                write!(f, "+{digits}")
+            }
+            _ => f.write_str(&text),
+        }
+    }
 }
 
 /// The expected score of a player `elo` points stronger.
@@ -254,6 +274,26 @@ mod tests {
         let (lo, hi) = lopsided.interval();
         assert_eq!(lo, 0.0);
         assert!((hi - (1.0 / 6.0 + lopsided.half_width())).abs() < 1e-12);
+    }
+
+    #[test]
+    fn signed_numbers_never_read_minus_zero() {
+        let cases = [
+            (-0.0, 0, "+0"),
+            (0.0, 0, "+0"),
+            (-0.3, 0, "+0"),
+            (-0.6, 0, "-1"),
+            (12.4, 0, "+12"),
+            (-0.04, 1, "+0.0"),
+            (-0.06, 1, "-0.1"),
+            (-0.0004, 3, "+0.000"),
+            (-1.5, 3, "-1.500"),
+        ];
+        for (x, decimals, want) in cases {
+            assert_eq!(Signed(x, decimals).to_string(), want, "{x} to {decimals}");
+        }
+        // An even match's Elo is negative zero.
+        assert_eq!(Signed(elo_of(0.5), 0).to_string(), "+0");
     }
 
     #[test]
