@@ -8,6 +8,7 @@ use super::match_cmd::{budget_line, has_own_budget};
 use super::series::{SeriesArgs, write_json};
 use crate::games::{self, GameDef, GameVisitor};
 use crate::harness::plot::ratings_svg;
+use crate::harness::stats::Signed;
 use crate::harness::tournament::{Format, TournamentConfig, TournamentReport, run_tournament};
 use crate::limits::{self, positive_at_most};
 use crate::spec::Spec;
@@ -234,11 +235,11 @@ pub fn format_tournament(r: &TournamentReport) -> String {
                 let g = &ratings[i];
                 let (s, games) = score[i];
                 out += &format!(
-                    "    {:>4}  {:>+6.0}  [{:>+5.0}, {:>+5.0}]  {:>7}  {:.3}  {}: {}{}\n",
+                    "    {:>4}  {:>6}  [{:>5}, {:>5}]  {:>7}  {:.3}  {}: {}{}\n",
                     rank + 1,
-                    g.elo,
-                    g.low,
-                    g.high,
+                    Signed(g.elo, 0),
+                    Signed(g.low, 0),
+                    Signed(g.high, 0),
                     games,
                     if games > 0.0 { s / games } else { 0.5 },
                     i + 1,

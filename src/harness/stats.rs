@@ -121,11 +121,12 @@ pub struct Signed(pub f64, pub usize);
 impl fmt::Display for Signed {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let text = format!("{:+.*}", self.1, self.0);
+        // Padded as a string, so `{:>6}` lines it up in a table.
         match text.strip_prefix('-') {
             Some(digits) if digits.bytes().all(|b| b == b'0' || b == b'.') => {
-                write!(f, "+{digits}")
+                f.pad(&format!("+{digits}"))
             }
-            _ => f.write_str(&text),
+            _ => f.pad(&text),
         }
     }
 }
@@ -294,6 +295,9 @@ mod tests {
         }
         // An even match's Elo is negative zero.
         assert_eq!(Signed(elo_of(0.5), 0).to_string(), "+0");
+        // Widths line up as for any string.
+        assert_eq!(format!("[{:>5}]", Signed(-0.2, 0)), "[   +0]");
+        assert_eq!(format!("[{:>5}]", Signed(-12.0, 0)), "[  -12]");
     }
 
     #[test]
