@@ -189,6 +189,7 @@ def report(games, out=sys.stdout):
         drew += sum(x == 0.5 for x in s)
         lost += sum(x < 0.5 for x in s)
     m, lo, hi = interval(scores)
+    lo, hi = max(lo, 0.0), min(hi, 1.0)  # the scores a deal can have, as cardsearch clips them
     pm, plo, phi = interval(points)
     mean = lambda key: sum(g[key] for g in games) / len(games)
     a_points = sum(side_mean(g, "scores", "A") for g in games) / len(games)

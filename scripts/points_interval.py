@@ -5,8 +5,12 @@ Usage: scripts/points_interval.py LOG.jsonl [LOG.jsonl ...]
 
 Deals are the independent unit (their seatings share the cards), so each deal's mean margin is
 one sample: A's mean per seat minus B's mean per seat, averaged over the deal's seatings. The
-interval is mean ± 1.96 standard errors over deals. In Hearts points count against a seat, so a
+interval is mean ± t standard errors over deals, t the 95% quantile of Student's t with deals − 1
+degrees of freedom, as in `cardsearch`'s reports. In Hearts points count against a seat, so a
 negative margin favours A there.
+
+`cardsearch match` now prints these margins itself, and `cardsearch merge LOG.jsonl` prints them
+for a log it wrote; this script serves logs written elsewhere (scripts/openspiel_match.py).
 """
 import json
 import math
@@ -14,11 +18,29 @@ import sys
 from collections import defaultdict
 
 
+# Student's t two-sided 95% quantiles for 1-30 degrees of freedom; beyond, the Cornish-Fisher
+# expansion (src/harness/stats.rs, `t95`, has the same and tests them).
+T95 = [12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.3060, 2.2622, 2.2281,
+       2.2010, 2.1788, 2.1604, 2.1448, 2.1314, 2.1199, 2.1098, 2.1009, 2.0930, 2.0860,
+       2.0796, 2.0739, 2.0687, 2.0639, 2.0595, 2.0555, 2.0518, 2.0484, 2.0452, 2.0423]
+
+
+def t95(df):
+    if df <= len(T95):
+        return T95[df - 1]
+    z, v = 1.959963984540054, float(df)
+    return (z + (z**3 + z) / (4 * v) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * v * v)
+            + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * v**3))
+
+
 def interval(xs):
+    """Mean of `xs` with its 95% t interval (the whole real line with fewer than two)."""
     n = len(xs)
     m = sum(xs) / n
-    var = sum((x - m) ** 2 for x in xs) / (n - 1) if n > 1 else 0.0
-    h = 1.96 * math.sqrt(var / n)
+    if n < 2:
+        return m, -math.inf, math.inf
+    var = sum((x - m) ** 2 for x in xs) / (n - 1)
+    h = t95(n - 1) * math.sqrt(var / n)
     return m, m - h, m + h
 
 

@@ -5,7 +5,7 @@ use clap::Args;
 use super::series::SeriesArgs;
 use crate::games::{self, GameDef, GameVisitor};
 use crate::harness::runner::run_match_resuming;
-use crate::harness::stats::Signed;
+use crate::harness::stats::{DealMeans, Signed};
 use crate::harness::{MatchConfig, MatchReport, Sprt};
 use crate::search::config::budget_from_spec;
 use crate::spec::Spec;
@@ -131,6 +131,23 @@ pub fn budget_line(match_budget: &str, own: &[bool]) -> String {
     }
 }
 
+/// `, A − B +m (95% CI lo … hi)` for a margin over deals, with `decimals`; empty before any deal
+/// has both sides at the table (one-seat games), and without the interval before two.
+fn margin_text(m: &DealMeans, decimals: usize) -> String {
+    if m.deals == 0 {
+        return String::new();
+    }
+    let interval = match m.interval() {
+        Some((lo, hi)) => format!(
+            " (95% CI {} … {})",
+            Signed(lo, decimals),
+            Signed(hi, decimals)
+        ),
+        None => String::new(),
+    };
+    format!(", A − B {}{interval}", Signed(m.mean(), decimals))
+}
+
 /// The final table of a match, as printed.
 pub fn format_report(r: &MatchReport) -> String {
     let t = &r.tally;
@@ -163,15 +180,17 @@ pub fn format_report(r: &MatchReport) -> String {
         t.games, t.wins, t.draws, t.losses
     );
     out += &format!(
-        "  points per game: A {:.2}, B {:.2}",
+        "  points per game: A {:.2}, B {:.2}{}",
         r.a.mean_points(),
-        r.b.mean_points()
+        r.b.mean_points(),
+        margin_text(&r.points_margin, 2)
     );
     if r.has_units {
         out += &format!(
-            "; match units per game: A {}, B {}",
+            "; match units per game: A {}, B {}{}",
             Signed(r.a.mean_units(), 3),
-            Signed(r.b.mean_units(), 3)
+            Signed(r.b.mean_units(), 3),
+            margin_text(&r.units_margin, 3)
         );
     }
     out += "\n";

@@ -12,7 +12,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use super::seating::{Lineup, Side, seatings};
-use super::stats::{Sprt, SprtDecision, Tally};
+use super::stats::{DealMeans, Sprt, SprtDecision, Tally};
 use crate::agents::{self, Agent};
 use crate::game::{MoveSet, Seen, View, rng_from_seed};
 use crate::games::GameDef;
@@ -184,6 +184,14 @@ pub struct MatchReport {
     pub b: SideTotals,
     /// True when the game has match units.
     pub has_units: bool,
+    /// A's points per game minus B's (each side's mean over its seats), one sample per deal:
+    /// the interval the thesis's point tables need. Games where one side has no seat (one-seat
+    /// games) add nothing.
+    #[serde(default)]
+    pub points_margin: DealMeans,
+    /// The same for match units, in games that have them.
+    #[serde(default)]
+    pub units_margin: DealMeans,
     /// SPRT outcome, when one was run.
     pub sprt: Option<SprtDecision>,
     /// True when the match was stopped before every deal was played.
@@ -195,22 +203,29 @@ impl MatchReport {
     /// Folds a finished deal's games (all its seatings) into the report.
     pub fn add_deal(&mut self, games: &[GameRecord]) {
         let mut sum = 0.0;
+        let (mut points, mut units) = (Margins::default(), Margins::default());
         for g in games {
             self.tally.add_game(g.score_a);
             sum += g.score_a;
+            let margin = |values: &[f64]| {
+                Some(side_mean(&g.seats, values, Side::A)? - side_mean(&g.seats, values, Side::B)?)
+            };
+            points.add(margin(&g.scores));
+            units.add(g.units.as_deref().and_then(margin));
             for (side, totals) in [(Side::A, &mut self.a), (Side::B, &mut self.b)] {
-                let seats: Vec<usize> =
-                    (0..g.seats.len()).filter(|&s| g.seats[s] == side).collect();
-                if seats.is_empty() {
+                let Some(side_points) = side_mean(&g.seats, &g.scores, side) else {
                     continue;
-                }
-                let n = seats.len() as f64;
+                };
                 totals.games += 1;
-                totals.points += seats.iter().map(|&s| g.scores[s]).sum::<f64>() / n;
+                totals.points += side_points;
                 if let Some(u) = &g.units {
-                    totals.units += seats.iter().map(|&s| u[s]).sum::<f64>() / n;
+                    totals.units += side_mean(&g.seats, u, side).unwrap_or(0.0);
                 }
-                for m in g.moves.iter().filter(|m| seats.contains(&m.seat)) {
+                for m in g
+                    .moves
+                    .iter()
+                    .filter(|m| g.seats.get(m.seat) == Some(&side))
+                {
                     totals.moves += 1;
                     totals.iterations += m.iterations;
                     totals.micros += m.micros;
@@ -220,13 +235,39 @@ impl MatchReport {
             }
         }
         self.tally.add_deal(sum / games.len() as f64);
+        points.fold_into(&mut self.points_margin);
+        units.fold_into(&mut self.units_margin);
     }
 
     /// Merges another report over disjoint deals (shards).
     pub fn merge(&mut self, o: &MatchReport) {
         self.tally.merge(&o.tally);
+        self.points_margin.merge(&o.points_margin);
+        self.units_margin.merge(&o.units_margin);
         self.a.merge(&o.a);
         self.b.merge(&o.b);
+    }
+}
+
+/// One deal's margins over its games, averaged into one sample of the deal.
+#[derive(Default)]
+struct Margins {
+    sum: f64,
+    games: u32,
+}
+
+impl Margins {
+    fn add(&mut self, margin: Option<f64>) {
+        if let Some(m) = margin {
+            self.sum += m;
+            self.games += 1;
+        }
+    }
+
+    fn fold_into(self, means: &mut DealMeans) {
+        if self.games > 0 {
+            means.add(self.sum / f64::from(self.games));
+        }
     }
 }
 
@@ -234,23 +275,25 @@ impl MatchReport {
 /// seats) / 2, so 0.5 is even in every line-up and it equals A's reward in 2-seat games. A
 /// one-seat game scores A's reward when A played it and 1 − B's reward when B did.
 pub fn score_for_a(seats: &[Side], rewards: &[f64]) -> f64 {
-    let mean = |side| {
-        let v: Vec<f64> = (0..seats.len())
-            .filter(|&s| seats[s] == side)
-            .map(|s| rewards[s])
-            .collect();
-        if v.is_empty() {
-            None
-        } else {
-            Some(v.iter().sum::<f64>() / v.len() as f64)
-        }
-    };
-    match (mean(Side::A), mean(Side::B)) {
+    match (
+        side_mean(seats, rewards, Side::A),
+        side_mean(seats, rewards, Side::B),
+    ) {
         (Some(a), Some(b)) => (1.0 + a - b) / 2.0,
         (Some(a), None) => a,
         (None, Some(b)) => 1.0 - b,
         (None, None) => 0.5,
     }
+}
+
+/// The mean of `values` (one per seat) over the seats `side` holds; `None` when it holds none.
+fn side_mean(seats: &[Side], values: &[f64], side: Side) -> Option<f64> {
+    let (sum, n) = seats
+        .iter()
+        .zip(values)
+        .filter(|(s, _)| **s == side)
+        .fold((0.0, 0u32), |(sum, n), (_, v)| (sum + v, n + 1));
+    (n > 0).then(|| sum / f64::from(n))
 }
 
 /// SplitMix64 finaliser: independent seeds from (seed, position).
@@ -633,4 +676,89 @@ fn is_units_game<G: GameDef>(probe: &G) -> bool {
         state.play(m);
     }
     state.match_units(0).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Side::{A, B};
+
+    /// A finished game with these seats, per-seat points and units, and no moves.
+    fn game(seats: &[Side], scores: &[f64], units: Option<&[f64]>) -> GameRecord {
+        let rewards: Vec<f64> = scores.iter().map(|_| 0.5).collect();
+        GameRecord {
+            game: "test".into(),
+            seed: 0,
+            deal_index: 0,
+            seating_index: 0,
+            seatings_per_deal: 2,
+            seats: seats.to_vec(),
+            agent_a: "a".into(),
+            agent_b: "b".into(),
+            budget: String::new(),
+            deal: String::new(),
+            agent_seeds: vec![0; seats.len()],
+            moves: Vec::new(),
+            score_a: score_for_a(seats, &rewards),
+            rewards,
+            scores: scores.to_vec(),
+            units: units.map(<[f64]>::to_vec),
+        }
+    }
+
+    #[test]
+    fn margins_are_one_sample_per_deal_of_a_minus_b_per_seat() {
+        let mut r = MatchReport::default();
+        // Sueca-like, partnerships swapped: the seats at 0 and 2 take 70 points, so A is
+        // +20 in the first seating and −20 in the second, 0 for the deal.
+        r.add_deal(&[
+            game(
+                &[A, B, A, B],
+                &[70.0, 50.0, 70.0, 50.0],
+                Some(&[1.0, -1.0, 1.0, -1.0]),
+            ),
+            game(
+                &[B, A, B, A],
+                &[70.0, 50.0, 70.0, 50.0],
+                Some(&[1.0, -1.0, 1.0, -1.0]),
+            ),
+        ]);
+        // A second deal where A wins both seatings by 30 and 10 points: one sample of +20.
+        r.add_deal(&[
+            game(
+                &[A, B, A, B],
+                &[75.0, 45.0, 75.0, 45.0],
+                Some(&[2.0, -2.0, 2.0, -2.0]),
+            ),
+            game(
+                &[B, A, B, A],
+                &[55.0, 65.0, 55.0, 65.0],
+                Some(&[-1.0, 1.0, -1.0, 1.0]),
+            ),
+        ]);
+        assert_eq!(r.points_margin.deals, 2);
+        assert_eq!(r.points_margin.mean(), 10.0);
+        // Samples 0 and +20: SE 10, t with 1 degree of freedom.
+        let (lo, hi) = r.points_margin.interval().unwrap();
+        assert!((hi - lo - 2.0 * 12.7062 * 10.0).abs() < 1e-9);
+        // Units: deal 1 gives 0, deal 2 ((2 − −2) + (1 − −1)) / 2 = 3.
+        assert_eq!(r.units_margin.mean(), 1.5);
+        // Hearts 2v2: A's two seats average 5 penalty points, B's 8.
+        let mut hearts = MatchReport::default();
+        hearts.add_deal(&[game(&[A, A, B, B], &[4.0, 6.0, 10.0, 6.0], None)]);
+        assert_eq!(hearts.points_margin.mean(), -3.0);
+        assert_eq!(hearts.units_margin.deals, 0);
+        assert_eq!((hearts.a.mean_points(), hearts.b.mean_points()), (5.0, 8.0));
+        // A one-seat game has no margin to take.
+        let mut solo = MatchReport::default();
+        solo.add_deal(&[game(&[A], &[1.0], None), game(&[B], &[0.0], None)]);
+        assert_eq!(solo.points_margin.deals, 0);
+        assert_eq!((solo.a.mean_points(), solo.b.mean_points()), (1.0, 0.0));
+        // Shards merge into the same statistics.
+        let mut merged = MatchReport::default();
+        merged.merge(&r);
+        merged.merge(&hearts);
+        assert_eq!(merged.points_margin.deals, 3);
+        assert_eq!(merged.points_margin.sum, 17.0);
+    }
 }

@@ -105,9 +105,7 @@ impl Tally {
         if self.deals < 2 {
             return 0.5;
         }
-        let n = self.deals as f64;
-        let var = ((self.sum_sq - self.sum * self.sum / n) / (n - 1.0)).max(0.0);
-        (var / n).sqrt()
+        sample_std_error(self.deals, self.sum, self.sum_sq)
     }
 
     /// Half the width of the 95% interval of the mean score: Student's t with one degree of
@@ -136,6 +134,61 @@ impl Tally {
     pub fn elo(&self) -> (f64, f64, f64) {
         let (lo, hi) = self.interval();
         (elo_of(self.mean()), elo_of(lo), elo_of(hi))
+    }
+}
+
+/// The standard error of the mean of `n` ≥ 2 samples from their sum and sum of squares.
+fn sample_std_error(n: u64, sum: f64, sum_sq: f64) -> f64 {
+    let n = n as f64;
+    let var = ((sum_sq - sum * sum / n) / (n - 1.0)).max(0.0);
+    (var / n).sqrt()
+}
+
+/// The per-deal mean of an unbounded quantity (a game's points or match units, A's over B's),
+/// with its 95% interval over deals, as the score's: one sample per deal, whose seatings share
+/// its cards.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DealMeans {
+    /// Deals added.
+    pub deals: u64,
+    /// Sum of the per-deal means.
+    pub sum: f64,
+    /// Sum of their squares.
+    pub sum_sq: f64,
+}
+
+impl DealMeans {
+    /// Adds one deal's mean.
+    pub fn add(&mut self, x: f64) {
+        self.deals += 1;
+        self.sum += x;
+        self.sum_sq += x * x;
+    }
+
+    /// Merges another's deals (for shards).
+    pub fn merge(&mut self, other: &DealMeans) {
+        self.deals += other.deals;
+        self.sum += other.sum;
+        self.sum_sq += other.sum_sq;
+    }
+
+    /// The mean over deals (0 when none).
+    pub fn mean(&self) -> f64 {
+        if self.deals == 0 {
+            0.0
+        } else {
+            self.sum / self.deals as f64
+        }
+    }
+
+    /// The 95% t interval of the mean; `None` with fewer than two deals, whose spread is
+    /// unknown (and unbounded, unlike a score's).
+    pub fn interval(&self) -> Option<(f64, f64)> {
+        if self.deals < 2 {
+            return None;
+        }
+        let h = t95(self.deals - 1) * sample_std_error(self.deals, self.sum, self.sum_sq);
+        Some((self.mean() - h, self.mean() + h))
     }
 }
 
@@ -384,6 +437,23 @@ mod tests {
         let (t_share, z_share) = (with_t as f64 / trials as f64, with_z as f64 / trials as f64);
         assert!(t_share >= 0.93, "t interval covers {t_share}");
         assert!(z_share < 0.91, "normal interval covers {z_share}");
+    }
+
+    #[test]
+    fn deal_means_have_the_scores_interval_without_its_clipping() {
+        let mut m = DealMeans::default();
+        assert_eq!((m.mean(), m.interval()), (0.0, None));
+        m.add(10.0);
+        assert_eq!((m.mean(), m.interval()), (10.0, None));
+        // 10, -2, 4: mean 4, sample variance 36, SE sqrt(12); t with 2 degrees of freedom.
+        m.add(-2.0);
+        let mut other = DealMeans::default();
+        other.add(4.0);
+        m.merge(&other);
+        let (lo, hi) = m.interval().unwrap();
+        let h = 4.3027 * 12f64.sqrt();
+        assert!((m.mean() - 4.0).abs() < 1e-12);
+        assert!((lo - (4.0 - h)).abs() < 1e-12 && (hi - (4.0 + h)).abs() < 1e-12);
     }
 
     #[test]
