@@ -68,8 +68,14 @@ fn a_small_match_reports_score_and_interval() {
     assert!(stdout.contains("95% CI"), "{stdout}");
     assert!(stdout.contains("games 40"), "{stdout}");
     // The points line carries A's margin over B with its interval over the 20 deals.
-    let points = stdout.lines().find(|l| l.contains("points per game")).unwrap();
-    assert!(points.contains(", A − B ") && points.contains("(95% CI "), "{points}");
+    let points = stdout
+        .lines()
+        .find(|l| l.contains("points per game"))
+        .unwrap();
+    assert!(
+        points.contains(", A − B ") && points.contains("(95% CI "),
+        "{points}"
+    );
 }
 
 #[test]
