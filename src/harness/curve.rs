@@ -106,6 +106,14 @@ pub struct Scored {
     pub points: f64,
     /// The opponent's mean game points per game.
     pub opponent_points: f64,
+    /// The rung's agent's points per game minus the opponent's, with its 95% interval over
+    /// deals (`None` below two deals): how a game scored in points (Sueca's card points,
+    /// Hearts's penalty points) moves with the budget when its wins barely do.
+    #[serde(default)]
+    pub points_margin: f64,
+    /// The interval of `points_margin`.
+    #[serde(default)]
+    pub points_margin_interval: Option<(f64, f64)>,
     /// The rung's agent's mean search iterations per move.
     pub iterations_per_move: f64,
 }
@@ -128,6 +136,8 @@ impl Scored {
             deals: t.deals,
             points: report.a.mean_points(),
             opponent_points: report.b.mean_points(),
+            points_margin: report.points_margin.mean(),
+            points_margin_interval: report.points_margin.interval(),
             iterations_per_move: report.a.iterations as f64 / report.a.moves.max(1) as f64,
         }
     }
@@ -344,10 +354,11 @@ pub fn run_curve<G: GameDef>(
 /// The curve as a table for people.
 pub fn to_table(curve: &Curve) -> String {
     let mut out = format!(
-        "{:>10} {:>24} {:>17} {:>26} {:>13} {:>13}\n",
+        "{:>10} {:>24} {:>17} {:>19} {:>26} {:>13} {:>13}\n",
         "budget",
         "score vs reference",
         "Elo vs reference",
+        "points vs ref",
         "score vs half budget",
         "Elo/doubling",
         "iter/move"
@@ -360,11 +371,17 @@ pub fn to_table(curve: &Curve) -> String {
         let gain = p.vs_half.as_ref().map_or(String::from("—"), |h| {
             format!("{} ±{:.0}", Signed(h.elo, 0), Z95 * h.elo_se)
         });
+        // The points interval is symmetric about its mean.
+        let points = match r.points_margin_interval {
+            Some((lo, hi)) => format!("{} ±{:.1}", Signed(r.points_margin, 1), (hi - lo) / 2.0),
+            None => Signed(r.points_margin, 1).to_string(),
+        };
         out += &format!(
-            "{:>10} {:>24} {:>17} {:>26} {:>13} {:>13.0}\n",
+            "{:>10} {:>24} {:>17} {:>19} {:>26} {:>13} {:>13.0}\n",
             p.rung.describe(),
             format!("{:.3} ({:.3}–{:.3})", r.score, r.interval.0, r.interval.1),
             format!("{} ±{:.0}", Signed(r.elo, 0), Z95 * r.elo_se),
+            points,
             half,
             gain,
             r.iterations_per_move
@@ -391,7 +408,7 @@ pub fn to_table(curve: &Curve) -> String {
 /// The points as CSV with a header line.
 pub fn to_csv(curve: &Curve) -> String {
     let mut out = String::from(
-        "budget,kind,score_vs_reference,lo,hi,elo_vs_reference,elo_se,score_vs_half,half_lo,half_hi,elo_vs_half,half_elo_se,iterations_per_move,points,reference_points,deals\n",
+        "budget,kind,score_vs_reference,lo,hi,elo_vs_reference,elo_se,score_vs_half,half_lo,half_hi,elo_vs_half,half_elo_se,iterations_per_move,points,reference_points,deals,points_margin,points_margin_lo,points_margin_hi\n",
     );
     for p in &curve.points {
         let r = &p.vs_reference;
@@ -405,8 +422,11 @@ pub fn to_csv(curve: &Curve) -> String {
                 h.score, h.interval.0, h.interval.1, h.elo, h.elo_se
             )
         });
+        let margin_interval = r
+            .points_margin_interval
+            .map_or(",".to_string(), |(lo, hi)| format!("{lo:.3},{hi:.3}"));
         out += &format!(
-            "{},{kind},{:.4},{:.4},{:.4},{:.2},{:.2},{half},{:.1},{:.3},{:.3},{}\n",
+            "{},{kind},{:.4},{:.4},{:.4},{:.2},{:.2},{half},{:.1},{:.3},{:.3},{},{:.3},{margin_interval}\n",
             p.rung.amount(),
             r.score,
             r.interval.0,
@@ -416,7 +436,8 @@ pub fn to_csv(curve: &Curve) -> String {
             r.iterations_per_move,
             r.points,
             r.opponent_points,
-            r.deals
+            r.deals,
+            r.points_margin
         );
     }
     out

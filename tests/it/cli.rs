@@ -191,6 +191,23 @@ fn curve_writes_one_row_per_budget_and_a_fit() {
     assert!(stdout.contains("per doubling"), "{stdout}");
     let csv = std::fs::read_to_string(prefix.with_extension("csv")).unwrap();
     assert_eq!(csv.lines().count(), 1 + 2, "{csv}");
+    // Every row has the header's columns; the points margin (a mean of per-deal margins) is
+    // the two sides' points per game apart, every deal having the same number of games.
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let column = |row: &[&str], name: &str| -> f64 {
+        let i = header.iter().position(|h| *h == name).expect(name);
+        row[i].parse().expect(name)
+    };
+    for line in csv.lines().skip(1) {
+        let row: Vec<&str> = line.split(',').collect();
+        assert_eq!(row.len(), header.len(), "{line}");
+        let apart = column(&row, "points") - column(&row, "reference_points");
+        assert!(
+            (column(&row, "points_margin") - apart).abs() < 2e-3,
+            "{line}"
+        );
+        assert!(column(&row, "points_margin_lo") <= column(&row, "points_margin_hi"));
+    }
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(prefix.with_extension("json")).unwrap())
             .unwrap();
