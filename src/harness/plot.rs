@@ -191,18 +191,101 @@ pub fn ratings_svg(ratings: &[Rating], title: &str, path: &Path) -> Result<(), S
     root.present().map_err(|e| err(&e))
 }
 
+/// A chart of a curve's panel: log₂ of the budget across, a value up.
+type CurveChart<'a, 'b> = ChartContext<
+    'a,
+    SVGBackend<'b>,
+    Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+>;
+
+/// One panel of a strength curve: error bars `(log₂ budget, value, half-width)`.
+struct BarsPanel<'c> {
+    caption: String,
+    y_desc: &'c str,
+    /// The y range shown at least; the bars widen it.
+    least: (f64, f64),
+    /// Room above and below the bars.
+    pad: f64,
+    color: RGBColor,
+    /// A faint line at 0.
+    zero_line: bool,
+}
+
+impl BarsPanel<'_> {
+    /// Draws the axes (the budget across `x_range`, described by `x_desc`) and `bars`; the
+    /// chart comes back for what the panel adds.
+    fn draw<'a, 'b>(
+        &self,
+        area: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
+        (x_desc, x_range): (&str, (f64, f64)),
+        bars: &[(f64, f64, f64)],
+    ) -> Result<CurveChart<'a, 'b>, String> {
+        let err = |e: &dyn std::fmt::Display| format!("{}: {e}", self.caption);
+        let (y0, y1) = bars.iter().fold(self.least, |(a, b), &(_, y, h)| {
+            (a.min(y - h), b.max(y + h))
+        });
+        let mut chart = ChartBuilder::on(area)
+            .caption(&self.caption, ("sans-serif", 16))
+            .margin(10)
+            .x_label_area_size(35)
+            .y_label_area_size(50)
+            .build_cartesian_2d(x_range.0..x_range.1, (y0 - self.pad)..(y1 + self.pad))
+            .map_err(|e| err(&e))?;
+        chart
+            .configure_mesh()
+            .x_desc(x_desc)
+            .y_desc(self.y_desc)
+            .x_label_formatter(&|x: &f64| format!("{:.0}", 2f64.powf(*x)))
+            .draw()
+            .map_err(|e| err(&e))?;
+        if self.zero_line {
+            chart
+                .draw_series(LineSeries::new(
+                    [(x_range.0, 0.0), (x_range.1, 0.0)],
+                    BLACK.mix(0.3),
+                ))
+                .map_err(|e| err(&e))?;
+        }
+        let color = self.color;
+        chart
+            .draw_series(
+                bars.iter().map(|&(x, y, h)| {
+                    ErrorBar::new_vertical(x, y - h, y, y + h, color.filled(), 8)
+                }),
+            )
+            .map_err(|e| err(&e))?;
+        Ok(chart)
+    }
+}
+
 /// Draws a strength curve: Elo against the reference over log₂ of the budget, with 95% bars and
-/// the fitted slope; and the Elo gained by each doubling (against half the budget), with the
-/// mean gain.
+/// the fitted slope; the Elo gained by each doubling (against half the budget), with the mean
+/// gain; and, where the games have points, the points per game the agent takes over the
+/// reference (A − B), with 95% bars: Sueca's and Hearts's progress shows there when wins
+/// barely move.
 pub fn curve_svg(curve: &super::curve::Curve, title: &str, path: &Path) -> Result<(), String> {
     use super::stats::Z95;
     let err = |e: &dyn std::fmt::Display| format!("cannot draw {}: {e}", path.display());
-    let root = SVGBackend::new(path, (1100, 450)).into_drawing_area();
+    let margins: Vec<(f64, f64, f64)> = curve
+        .points
+        .iter()
+        .filter_map(|p| {
+            let r = &p.vs_reference;
+            let (lo, hi) = r.points_margin_interval?;
+            Some((
+                (p.rung.amount() as f64).log2(),
+                r.points_margin,
+                (hi - lo) / 2.0,
+            ))
+        })
+        .collect();
+    let panel_count = if margins.is_empty() { 2 } else { 3 };
+    let root = SVGBackend::new(path, (550 * panel_count as u32, 450)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
     let root = root
         .titled(title, ("sans-serif", 20))
         .map_err(|e| err(&e))?;
-    let panels = root.split_evenly((1, 2));
+    let panels = root.split_evenly((1, panel_count));
     let unit = match curve.points.first().map(|p| p.rung) {
         Some(super::curve::Rung::Millis(_)) => "ms per move",
         _ => "iterations per move",
@@ -220,7 +303,7 @@ pub fn curve_svg(curve: &super::curve::Curve, title: &str, path: &Path) -> Resul
     } else {
         (x0 - 0.5, x1 + 0.5)
     };
-    let label = |x: &f64| format!("{:.0}", 2f64.powf(*x));
+    let axis = (unit, (x0, x1));
     // Elo against the reference.
     let bars: Vec<(f64, f64, f64)> = curve
         .points
@@ -228,29 +311,16 @@ pub fn curve_svg(curve: &super::curve::Curve, title: &str, path: &Path) -> Resul
         .zip(&xs)
         .map(|(p, &x)| (x, p.vs_reference.elo, Z95 * p.vs_reference.elo_se))
         .collect();
-    let (y0, y1) = bars.iter().fold((-50.0f64, 50.0f64), |(a, b), &(_, y, h)| {
-        (a.min(y - h), b.max(y + h))
-    });
-    let mut chart = ChartBuilder::on(&panels[0])
-        .caption(format!("Elo vs {}", curve.reference), ("sans-serif", 16))
-        .margin(10)
-        .x_label_area_size(35)
-        .y_label_area_size(50)
-        .build_cartesian_2d(x0..x1, (y0 - 20.0)..(y1 + 20.0))
-        .map_err(|e| err(&e))?;
-    chart
-        .configure_mesh()
-        .x_desc(unit)
-        .y_desc("Elo")
-        .x_label_formatter(&label)
-        .draw()
-        .map_err(|e| err(&e))?;
-    chart
-        .draw_series(
-            bars.iter()
-                .map(|&(x, y, h)| ErrorBar::new_vertical(x, y - h, y, y + h, BLUE.filled(), 8)),
-        )
-        .map_err(|e| err(&e))?;
+    let mut chart = BarsPanel {
+        caption: format!("Elo vs {}", curve.reference),
+        y_desc: "Elo",
+        least: (-50.0, 50.0),
+        pad: 20.0,
+        color: BLUE,
+        zero_line: false,
+    }
+    .draw(&panels[0], axis, &bars)
+    .map_err(|e| err(&e))?;
     chart
         .draw_series(LineSeries::new(bars.iter().map(|b| (b.0, b.1)), BLUE))
         .map_err(|e| err(&e))?;
@@ -288,44 +358,37 @@ pub fn curve_svg(curve: &super::curve::Curve, title: &str, path: &Path) -> Resul
         .zip(&xs)
         .filter_map(|(p, &x)| p.vs_half.as_ref().map(|h| (x, h.elo, Z95 * h.elo_se)))
         .collect();
-    let (g0, g1) = gains
-        .iter()
-        .fold((-40.0f64, 40.0f64), |(a, b), &(_, y, h)| {
-            (a.min(y - h), b.max(y + h))
-        });
-    let mut chart = ChartBuilder::on(&panels[1])
-        .caption(
-            "Elo gained by each doubling (vs half the budget)",
-            ("sans-serif", 16),
-        )
-        .margin(10)
-        .x_label_area_size(35)
-        .y_label_area_size(50)
-        .build_cartesian_2d(x0..x1, (g0 - 10.0)..(g1 + 10.0))
-        .map_err(|e| err(&e))?;
-    chart
-        .configure_mesh()
-        .x_desc(unit)
-        .y_desc("Elo per doubling")
-        .x_label_formatter(&label)
-        .draw()
-        .map_err(|e| err(&e))?;
-    chart
-        .draw_series(LineSeries::new([(x0, 0.0), (x1, 0.0)], BLACK.mix(0.3)))
-        .map_err(|e| err(&e))?;
-    chart
-        .draw_series(
-            gains
-                .iter()
-                .map(|&(x, y, h)| ErrorBar::new_vertical(x, y - h, y, y + h, GREEN.filled(), 8)),
-        )
-        .map_err(|e| err(&e))?;
+    let mut chart = BarsPanel {
+        caption: "Elo gained by each doubling (vs half the budget)".into(),
+        y_desc: "Elo per doubling",
+        least: (-40.0, 40.0),
+        pad: 10.0,
+        color: GREEN,
+        zero_line: true,
+    }
+    .draw(&panels[1], axis, &gains)
+    .map_err(|e| err(&e))?;
     if let Some(g) = curve.mean_vs_half {
         chart
             .draw_series(LineSeries::new(
                 [(x0, g.elo_per_doubling), (x1, g.elo_per_doubling)],
                 RED.stroke_width(2),
             ))
+            .map_err(|e| err(&e))?;
+    }
+    if let Some(area) = panels.get(2) {
+        let mut chart = BarsPanel {
+            caption: format!("points per game over {} (A − B)", curve.reference),
+            y_desc: "points per game",
+            least: (0.0, 0.0),
+            pad: 1.0,
+            color: MAGENTA,
+            zero_line: true,
+        }
+        .draw(area, axis, &margins)
+        .map_err(|e| err(&e))?;
+        chart
+            .draw_series(LineSeries::new(margins.iter().map(|b| (b.0, b.1)), MAGENTA))
             .map_err(|e| err(&e))?;
     }
     root.present().map_err(|e| err(&e))

@@ -215,6 +215,11 @@ fn curve_writes_one_row_per_budget_and_a_fit() {
     assert_eq!(rungs.len(), 2, "{json}");
     let svg = std::fs::read_to_string(prefix.with_extension("svg")).unwrap();
     assert!(svg.contains("<svg"), "not an SVG");
+    // Tricks has points (tricks taken): the third panel draws their margin.
+    assert!(
+        svg.contains("points per game over random"),
+        "no points panel"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 
