@@ -118,13 +118,15 @@ impl Tally {
 
     /// Half the width of the 95% interval of the mean score: Student's t with one degree of
     /// freedom fewer than the deals, since their spread is estimated from them (at 300 deals
-    /// 0.4% wider than the normal interval, at 5 deals 42%). With fewer than two deals there
-    /// is no spread to estimate, and it is 1: every score in 0…1 lies within it.
+    /// 0.4% wider than the normal interval, at 5 deals 42%). At most 1, which from any mean
+    /// already spans every score in 0…1 (t with one degree of freedom is 12.7): a wider
+    /// number would say nothing more. With fewer than two deals there is no spread to
+    /// estimate, and it is 1.
     pub fn half_width(&self) -> f64 {
         if self.deals < 2 {
             return 1.0;
         }
-        t95(self.deals - 1) * self.std_error()
+        (t95(self.deals - 1) * self.std_error()).min(1.0)
     }
 
     /// The 95% interval of the mean score, clipped to the scores a deal can have (0 to 1): at
@@ -381,11 +383,12 @@ mod tests {
 
     #[test]
     fn interval_stays_within_the_possible_scores() {
-        // Two deals, 1.0 and 0.2: mean 0.6, SE 0.4, so the t interval is 0.6 ± 5.08.
+        // Two deals, 1.0 and 0.2: mean 0.6, SE 0.4, so the t interval is 0.6 ± 5.08, all of 0…1.
         let mut t = Tally::default();
         t.add_deal(1.0);
         t.add_deal(0.2);
-        assert!((t.half_width() - 12.7062 * 0.4).abs() < 1e-12);
+        // (Printed as 1: no score lies outside ±1 of the mean.)
+        assert_eq!(t.half_width(), 1.0);
         assert_eq!(t.interval(), (0.0, 1.0));
         let mut lopsided = Tally::default();
         for s in [0.0, 0.0, 0.5] {
