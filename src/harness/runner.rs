@@ -207,20 +207,25 @@ impl MatchReport {
         for g in games {
             self.tally.add_game(g.score_a);
             sum += g.score_a;
-            let margin = |values: &[f64]| {
-                Some(side_mean(&g.seats, values, Side::A)? - side_mean(&g.seats, values, Side::B)?)
-            };
-            points.add(margin(&g.scores));
-            units.add(g.units.as_deref().and_then(margin));
-            for (side, totals) in [(Side::A, &mut self.a), (Side::B, &mut self.b)] {
-                let Some(side_points) = side_mean(&g.seats, &g.scores, side) else {
+            // Each side's mean points and units over its seats, once; `None` where the side has
+            // no seat (one-seat games), and then no margin either.
+            let by_side =
+                |values: &[f64]| [Side::A, Side::B].map(|s| side_mean(&g.seats, values, s));
+            let side_points = by_side(&g.scores);
+            let side_units = g.units.as_deref().map(by_side);
+            let margin = |[a, b]: [Option<f64>; 2]| Some(a? - b?);
+            points.add(margin(side_points));
+            units.add(side_units.and_then(margin));
+            for (i, (side, totals)) in [(Side::A, &mut self.a), (Side::B, &mut self.b)]
+                .into_iter()
+                .enumerate()
+            {
+                let Some(mean_points) = side_points[i] else {
                     continue;
                 };
                 totals.games += 1;
-                totals.points += side_points;
-                if let Some(u) = &g.units {
-                    totals.units += side_mean(&g.seats, u, side).unwrap_or(0.0);
-                }
+                totals.points += mean_points;
+                totals.units += side_units.and_then(|u| u[i]).unwrap_or(0.0);
                 for m in g
                     .moves
                     .iter()
