@@ -119,6 +119,11 @@ pub struct Scored {
 }
 
 impl Scored {
+    /// Half the width of the points margin's interval (it is symmetric about the margin).
+    pub fn points_margin_half_width(&self) -> Option<f64> {
+        self.points_margin_interval.map(|(lo, hi)| (hi - lo) / 2.0)
+    }
+
     /// From a match report (A is the rung's agent).
     pub fn of(report: &MatchReport) -> Scored {
         let t: &Tally = &report.tally;
@@ -371,9 +376,8 @@ pub fn to_table(curve: &Curve) -> String {
         let gain = p.vs_half.as_ref().map_or(String::from("—"), |h| {
             format!("{} ±{:.0}", Signed(h.elo, 0), Z95 * h.elo_se)
         });
-        // The points interval is symmetric about its mean.
-        let points = match r.points_margin_interval {
-            Some((lo, hi)) => format!("{} ±{:.1}", Signed(r.points_margin, 1), (hi - lo) / 2.0),
+        let points = match r.points_margin_half_width() {
+            Some(h) => format!("{} ±{h:.1}", Signed(r.points_margin, 1)),
             None => Signed(r.points_margin, 1).to_string(),
         };
         out += &format!(

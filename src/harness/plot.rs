@@ -266,17 +266,18 @@ impl BarsPanel<'_> {
 pub fn curve_svg(curve: &super::curve::Curve, title: &str, path: &Path) -> Result<(), String> {
     use super::stats::Z95;
     let err = |e: &dyn std::fmt::Display| format!("cannot draw {}: {e}", path.display());
+    let xs: Vec<f64> = curve
+        .points
+        .iter()
+        .map(|p| (p.rung.amount() as f64).log2())
+        .collect();
     let margins: Vec<(f64, f64, f64)> = curve
         .points
         .iter()
-        .filter_map(|p| {
+        .zip(&xs)
+        .filter_map(|(p, &x)| {
             let r = &p.vs_reference;
-            let (lo, hi) = r.points_margin_interval?;
-            Some((
-                (p.rung.amount() as f64).log2(),
-                r.points_margin,
-                (hi - lo) / 2.0,
-            ))
+            Some((x, r.points_margin, r.points_margin_half_width()?))
         })
         .collect();
     let panel_count = if margins.is_empty() { 2 } else { 3 };
@@ -290,11 +291,6 @@ pub fn curve_svg(curve: &super::curve::Curve, title: &str, path: &Path) -> Resul
         Some(super::curve::Rung::Millis(_)) => "ms per move",
         _ => "iterations per move",
     };
-    let xs: Vec<f64> = curve
-        .points
-        .iter()
-        .map(|p| (p.rung.amount() as f64).log2())
-        .collect();
     let (x0, x1) = xs
         .iter()
         .fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
