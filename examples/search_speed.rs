@@ -1,7 +1,7 @@
 //! Search speed from the command line, for quick checks between criterion runs.
 //!
 //! ```text
-//! cargo run --release --example search_speed -- speed [GAME…] [--agent SPEC]… [--iterations N] [--runs R]
+//! cargo run --release --example search_speed -- speed [GAME…] [--agent SPEC]… [--iterations N] [--runs R] [--interleave]
 //! cargo run --release --example search_speed -- overshoot [GAME…] [--agent SPEC]… [--ms T] [--runs R]
 //! cargo run --release --example search_speed -- latency
 //! cargo run --release --example search_speed -- ratio [GAME…] [--agent SPEC] [--modes M,…] [--rounds N] [--runs R]
@@ -12,7 +12,9 @@
 //! decision with a choice). `speed` reports iterations per second of fixed-iteration searches:
 //! the median over positions of each position's median over runs by wall time, the total over
 //! all runs by the process's CPU time (Linux), which stays meaningful on a loaded machine for
-//! one-thread searches, and the arena slots used per iteration. `overshoot` runs fixed-time searches and reports how long after the budget the move
+//! one-thread searches, and the arena slots used per iteration; with `--interleave` the agents
+//! take turns at every position and run, so that all of them meet the same machine state
+//! (no CPU-time rate then). `overshoot` runs fixed-time searches and reports how long after the budget the move
 //! came back: median, 99th percentile and maximum over all positions and runs. `latency` prints the one-way core-to-core
 //! hand-off time (`cardsearch::harness::machine`), which bounds what shared-tree modes gain from
 //! a second thread; `speed` prints it too, before its runs. `ratio` measures 2-thread / 1-thread
@@ -38,6 +40,9 @@ struct Run<'a> {
     overshoot: bool,
     /// Print nothing; `visit` still returns each agent's median.
     quiet: bool,
+    /// Each run of each position searched by every agent in turn, rather than each agent's
+    /// runs one after another (see `visit`); the CPU-time rate is then not reported.
+    interleave: bool,
 }
 
 /// CPU seconds used by this process so far (all threads), from `/proc/self/stat` on Linux.
@@ -98,44 +103,71 @@ impl GameVisitor for Run<'_> {
                 seeded_positions(&config)
             }
         };
-        for spec in self.agents {
-            let mut agent = match agents::build::<G>(&spec.parse::<Spec>().unwrap()) {
-                Ok(a) => a,
-                Err(e) => {
+        let mut agents: Vec<_> = self
+            .agents
+            .iter()
+            .map(|spec| {
+                agents::build::<G>(&spec.parse::<Spec>().unwrap()).unwrap_or_else(|e| {
                     eprintln!("{e}");
                     std::process::exit(2);
-                }
-            };
-            // Per position: a sample per run (iterations/s, or overshoot µs); arena slots used.
-            let mut samples = vec![Vec::with_capacity(self.runs); positions.len()];
-            let mut slots = vec![0.0; positions.len()];
-            let mut iterations = 0;
-            let cpu_start = cpu_seconds();
+                })
+            })
+            .collect();
+        let n = positions.len();
+        // Per agent and position: a sample per run (iterations/s, or overshoot µs); arena slots
+        // used; per agent: iterations and CPU seconds (not known when the agents interleave).
+        let mut samples = vec![vec![Vec::with_capacity(self.runs); n]; agents.len()];
+        let mut slots = vec![vec![0.0; n]; agents.len()];
+        let mut iterations = vec![0u64; agents.len()];
+        let mut cpu = vec![None; agents.len()];
+        let mut search = |a: usize, r: usize, i: usize| {
+            let agent = &mut agents[a];
+            let state = &positions[i];
+            let mut rng = rng_from_seed(r as u64);
+            let view = View::new(state, state.current_seat());
+            let start = Instant::now();
+            let d = agent
+                .choose(view, self.budget.clone(), &mut rng)
+                .expect("a legal position");
+            let wall = start.elapsed();
+            iterations[a] += d.iterations;
+            samples[a][i].push(if self.overshoot {
+                let budget = self.budget.time.unwrap_or(Duration::ZERO);
+                (wall.as_secs_f64() - budget.as_secs_f64()) * 1e6
+            } else {
+                d.iterations as f64 / wall.as_secs_f64()
+            });
+            let used: u64 = agent
+                .search_trees()
+                .map_or(0, |trees| trees.iter().map(|t| t.len() as u64).sum());
+            slots[a][i] = used as f64 / d.iterations.max(1) as f64;
+        };
+        if self.interleave {
+            // Every agent searches each position in turn, so that all of them meet the same
+            // machine: on a VM whose speed moves by a fifth within seconds, agents measured one
+            // after another compare machine states as much as agents.
             for r in 0..self.runs {
-                for (i, state) in positions.iter().enumerate() {
-                    let mut rng = rng_from_seed(r as u64);
-                    let view = View::new(state, state.current_seat());
-                    let start = Instant::now();
-                    let d = agent
-                        .choose(view, self.budget.clone(), &mut rng)
-                        .expect("a legal position");
-                    let wall = start.elapsed();
-                    iterations += d.iterations;
-                    samples[i].push(if self.overshoot {
-                        let budget = self.budget.time.unwrap_or(Duration::ZERO);
-                        (wall.as_secs_f64() - budget.as_secs_f64()) * 1e6
-                    } else {
-                        d.iterations as f64 / wall.as_secs_f64()
-                    });
-                    let used: u64 = agent
-                        .search_trees()
-                        .map_or(0, |trees| trees.iter().map(|t| t.len() as u64).sum());
-                    slots[i] = used as f64 / d.iterations.max(1) as f64;
+                for i in 0..n {
+                    for a in 0..self.agents.len() {
+                        search(a, r, i);
+                    }
                 }
             }
-            let cpu = cpu_start.zip(cpu_seconds()).map(|(a, b)| b - a);
+        } else {
+            for (a, cpu) in cpu.iter_mut().enumerate() {
+                let cpu_start = cpu_seconds();
+                for r in 0..self.runs {
+                    for i in 0..n {
+                        search(a, r, i);
+                    }
+                }
+                *cpu = cpu_start.zip(cpu_seconds()).map(|(a, b)| b - a);
+            }
+        }
+        for (a, spec) in self.agents.iter().enumerate() {
+            let (samples, slots, iterations, cpu) =
+                (&mut samples[a], &mut slots[a], iterations[a], cpu[a]);
             let name = G::NAME;
-            let n = positions.len();
             if self.overshoot {
                 let mut all: Vec<f64> = samples.concat();
                 all.sort_by(|a, b| a.partial_cmp(b).unwrap());
@@ -172,7 +204,7 @@ impl GameVisitor for Run<'_> {
                     self.runs,
                     per_position[0],
                     per_position[n - 1],
-                    percentile(&slots, 0.5),
+                    percentile(slots, 0.5),
                 );
             }
         }
@@ -191,6 +223,8 @@ fn main() {
     let (mut game_names, mut agent_specs) = (Vec::new(), Vec::new());
     let (mut iterations, mut ms, mut runs) = (10_000u64, 10u64, if overshoot { 25 } else { 10 });
     let mut rounds = 10usize;
+    // `ratio` compares agents, so it always interleaves them; `speed` does on request.
+    let mut interleave = mode == "ratio";
     let mut modes = "root,tree,tree-locked,leaf".to_string();
     while let Some(a) = args.next() {
         let mut value = || args.next().expect("a value after the flag");
@@ -207,6 +241,7 @@ fn main() {
             "--runs" => runs = number(value()) as usize,
             "--rounds" => rounds = number(value()) as usize,
             "--modes" => modes = value(),
+            "--interleave" => interleave = true,
             _ => game_names.push(a),
         }
     }
@@ -238,6 +273,7 @@ fn main() {
             runs,
             overshoot,
             quiet,
+            interleave,
         };
         games::dispatch(&spec, run).unwrap_or_else(|e| {
             eprintln!("{e}");
@@ -262,51 +298,70 @@ fn handoff_ns() -> f64 {
     cardsearch::harness::machine::quick_handoff_latency().as_secs_f64() * 1e9
 }
 
-/// Rounds of 2-thread / 1-thread ratios for every game and parallel mode. In each round every
-/// mode's one-thread and two-thread searches run back to back, so each ratio compares two
-/// measurements taken seconds apart, and the round records the machine's state first: the
+/// Rounds of 2-thread / 1-thread ratios for every game and parallel mode. In each round and game
+/// the sequential search and every mode's one-thread and two-thread searches take turns at every
+/// position and run, so all of a round's rates for a game are measured interleaved at the scale
+/// of milliseconds. Measured one agent after another, seconds apart, they were not comparable
+/// on this VM: its one-thread speed moves by up to 40% within seconds (a single busy core runs
+/// faster than two busy ones when the host lets it), so root mode, which shares nothing,
+/// read anywhere from 1.36 to 2.67. For the same reason, with root among the modes every other
+/// mode's two-thread rate is also printed over root's: what sharing a tree costs, apart from
+/// what the machine gives a second thread. Each round records the machine's state first: the
 /// core-to-core hand-off time and how many cores two busy threads get. On a virtual machine
 /// both change over minutes with the host's placement. A round is "clean" when two busy threads
 /// got two cores (capacity ≥ 1.9) as it started; the hand-off time is not a filter but part of
 /// what is measured (a real machine's cores are that far apart too), so it is printed beside.
 fn ratios(games: &[String], agent: &str, modes: &[&str], rounds: usize, measure: &Measure<'_>) {
     let capacity_work = 30_000_000;
-    // (clean, game, mode, 2T / 1T, 2T / sequential)
-    let mut all: Vec<(bool, String, &str, f64, f64)> = Vec::new();
+    let root = modes.iter().position(|&m| m == "root");
+    let mut all: Vec<Row<'_>> = Vec::new();
     println!(
-        "round  hand-off ns  capacity  game     mode         seq it/s    1T it/s    2T it/s  ratio  2T/seq"
+        "round  hand-off ns  capacity  game     mode         seq it/s    1T it/s    2T it/s  ratio  2T/seq  2T/root-2T"
     );
     for round in 1..=rounds {
         let latency = handoff_ns();
         let capacity = cardsearch::harness::machine::two_thread_capacity(capacity_work);
         let clean = capacity >= 1.9;
         for game in games {
+            // The sequential search beside each mode's one thread: a mode's own overhead
+            // makes its one-thread search slower, which raises 2T / 1T without making two
+            // threads any faster, so 2T / sequential is printed too.
+            let spec = |mode: &str, threads: &str| {
+                let mut spec: Spec = agent.parse().unwrap_or_else(|e| {
+                    eprintln!("{e}");
+                    std::process::exit(2)
+                });
+                if threads != "0" {
+                    spec.set("parallel", mode);
+                    spec.set("threads", threads);
+                }
+                spec.to_string()
+            };
+            let mut agents = vec![spec("", "0")];
             for &mode in modes {
-                // The sequential search beside the mode's one thread: a mode's own overhead
-                // makes its one-thread search slower, which raises 2T / 1T without making two
-                // threads any faster, so 2T / sequential is printed too.
-                let spec = |threads: &str| {
-                    let mut spec: Spec = agent.parse().unwrap_or_else(|e| {
-                        eprintln!("{e}");
-                        std::process::exit(2)
-                    });
-                    if threads != "0" {
-                        spec.set("parallel", mode);
-                        spec.set("threads", threads);
-                    }
-                    spec.to_string()
-                };
-                let agents = ["0", "1", "2"].map(spec);
-                let m = measure(game, &agents, true);
-                let (ratio, vs_seq) = (m[2] / m[1], m[2] / m[0]);
+                agents.push(spec(mode, "1"));
+                agents.push(spec(mode, "2"));
+            }
+            let m = measure(game, &agents, true);
+            let (seq, one, two) = (m[0], |k: usize| m[1 + 2 * k], |k: usize| m[2 + 2 * k]);
+            for (k, &mode) in modes.iter().enumerate() {
+                let (ratio, vs_seq) = (two(k) / one(k), two(k) / seq);
+                let vs_root = root.filter(|&r| r != k).map(|r| two(k) / two(r));
                 println!(
-                    "{round:5}  {latency:11.0}  {capacity:8.2}  {game:8} {mode:12} {:10.0} {:10.0} {:10.0}  {ratio:5.2}  {vs_seq:6.2}{}",
-                    m[0],
-                    m[1],
-                    m[2],
+                    "{round:5}  {latency:11.0}  {capacity:8.2}  {game:8} {mode:12} {seq:10.0} {:10.0} {:10.0}  {ratio:5.2}  {vs_seq:6.2}  {:>11}{}",
+                    one(k),
+                    two(k),
+                    vs_root.map_or("-".to_string(), |x| format!("{x:.2}")),
                     if clean { "" } else { "  (not clean)" }
                 );
-                all.push((clean, game.clone(), mode, ratio, vs_seq));
+                all.push(Row {
+                    clean,
+                    game: game.clone(),
+                    mode,
+                    ratio,
+                    vs_seq,
+                    vs_root,
+                });
             }
         }
     }
@@ -315,29 +370,43 @@ fn ratios(games: &[String], agent: &str, modes: &[&str], rounds: usize, measure:
         (!v.is_empty()).then(|| v[v.len() / 2])
     };
     println!(
-        "\nmedian 2T/1T ratio   game     mode          all rounds   clean rounds   (2T / sequential, all rounds)"
+        "\nmedian 2T/1T ratio   game     mode          all rounds   clean rounds   (all rounds: 2T / sequential, 2T / root's 2T)"
     );
     for game in games {
         for &mode in modes {
-            let pick = |clean_only: bool, value: fn(&(bool, String, &str, f64, f64)) -> f64| {
+            let pick = |clean_only: bool, value: fn(&Row) -> Option<f64>| {
                 median(
                     all.iter()
-                        .filter(|r| &r.1 == game && r.2 == mode && (r.0 || !clean_only))
-                        .map(value)
+                        .filter(|r| &r.game == game && r.mode == mode && (r.clean || !clean_only))
+                        .filter_map(value)
                         .collect(),
                 )
             };
             let show = |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{x:.2}"));
             let clean_rounds = all
                 .iter()
-                .filter(|r| &r.1 == game && r.2 == mode && r.0)
+                .filter(|r| &r.game == game && r.mode == mode && r.clean)
                 .count();
             println!(
-                "                     {game:8} {mode:12} {:>10}   {:>6} ({clean_rounds} of {rounds})   2T/seq {:>5}",
-                show(pick(false, |r| r.3)),
-                show(pick(true, |r| r.3)),
-                show(pick(false, |r| r.4)),
+                "                     {game:8} {mode:12} {:>10}   {:>6} ({clean_rounds} of {rounds})   2T/seq {:>5}   2T/root-2T {:>5}",
+                show(pick(false, |r| Some(r.ratio))),
+                show(pick(true, |r| Some(r.ratio))),
+                show(pick(false, |r| Some(r.vs_seq))),
+                show(pick(false, |r| r.vs_root)),
             );
         }
     }
+}
+
+/// One mode's measurements in one round of `ratios`.
+struct Row<'a> {
+    clean: bool,
+    game: String,
+    mode: &'a str,
+    /// Two threads over one thread of the mode.
+    ratio: f64,
+    /// Two threads over the sequential search.
+    vs_seq: f64,
+    /// Two threads over root mode's two threads, when root was measured too (and this is not it).
+    vs_root: Option<f64>,
 }
