@@ -264,7 +264,6 @@ impl BarsPanel<'_> {
 /// reference (A − B), with 95% bars: Sueca's and Hearts's progress shows there when wins
 /// barely move.
 pub fn curve_svg(curve: &super::curve::Curve, title: &str, path: &Path) -> Result<(), String> {
-    use super::stats::Z95;
     let err = |e: &dyn std::fmt::Display| format!("cannot draw {}: {e}", path.display());
     let xs: Vec<f64> = curve
         .points
@@ -305,7 +304,7 @@ pub fn curve_svg(curve: &super::curve::Curve, title: &str, path: &Path) -> Resul
         .points
         .iter()
         .zip(&xs)
-        .map(|(p, &x)| (x, p.vs_reference.elo, Z95 * p.vs_reference.elo_se))
+        .map(|(p, &x)| (x, p.vs_reference.elo, p.vs_reference.elo_half_width()))
         .collect();
     let mut chart = BarsPanel {
         caption: format!("Elo vs {}", curve.reference),
@@ -352,7 +351,7 @@ pub fn curve_svg(curve: &super::curve::Curve, title: &str, path: &Path) -> Resul
         .points
         .iter()
         .zip(&xs)
-        .filter_map(|(p, &x)| p.vs_half.as_ref().map(|h| (x, h.elo, Z95 * h.elo_se)))
+        .filter_map(|(p, &x)| p.vs_half.as_ref().map(|h| (x, h.elo, h.elo_half_width())))
         .collect();
     let mut chart = BarsPanel {
         caption: "Elo gained by each doubling (vs half the budget)".into(),
