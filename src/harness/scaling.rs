@@ -113,32 +113,48 @@ pub fn speed_positions<G: GameDef>(config: &G::Config, count: usize, seed: u64) 
     out
 }
 
-/// Iterations per second and per move of `spec` at `time_ms` over `positions`.
-pub fn measure_speed<G: GameDef>(
-    spec: &Spec,
+/// Iterations per second and per move of each of `specs` at `time_ms` over `positions`.
+///
+/// The searchers take turns at every position (the first to search moves along one place per
+/// position) rather than each searching every position in a block: a machine whose speed drifts
+/// within a run (a virtual CPU that switches between speeds, a neighbour's load) then slows all
+/// of them alike, so their ratios hold even when their rates do not. Each searcher draws from
+/// its own generator seeded by `seed`, so its searches do not depend on the others.
+/// `progress(done)` is called after each position.
+pub fn measure_speeds<G: GameDef>(
+    specs: &[Spec],
     positions: &[G],
     time_ms: u64,
     seed: u64,
-) -> Result<(f64, f64), String> {
-    let mut agent = agents::build::<G>(spec).map_err(|e| e.to_string())?;
-    let mut rng = rng_from_seed(seed);
-    let (mut iterations, mut elapsed) = (0u64, Duration::ZERO);
-    for p in positions {
-        let start = Instant::now();
-        let d = agent
-            .choose(
-                View::new(p, p.current_seat()),
-                Budget::millis(time_ms),
-                &mut rng,
-            )
-            .map_err(|e| e.to_string())?;
-        elapsed += start.elapsed();
-        iterations += d.iterations;
+    progress: &mut dyn FnMut(usize),
+) -> Result<Vec<(f64, f64)>, String> {
+    let mut searchers = Vec::with_capacity(specs.len());
+    for spec in specs {
+        let agent = agents::build::<G>(spec).map_err(|e| e.to_string())?;
+        searchers.push((agent, rng_from_seed(seed), 0u64, Duration::ZERO));
     }
-    Ok((
-        iterations as f64 / elapsed.as_secs_f64().max(1e-9),
-        iterations as f64 / positions.len().max(1) as f64,
-    ))
+    let n = searchers.len();
+    for (k, p) in positions.iter().enumerate() {
+        for turn in 0..n {
+            let (agent, rng, iterations, elapsed) = &mut searchers[(k + turn) % n];
+            let start = Instant::now();
+            let d = agent
+                .choose(View::new(p, p.current_seat()), Budget::millis(time_ms), rng)
+                .map_err(|e| e.to_string())?;
+            *elapsed += start.elapsed();
+            *iterations += d.iterations;
+        }
+        progress(k + 1);
+    }
+    Ok(searchers
+        .iter()
+        .map(|(_, _, iterations, elapsed)| {
+            (
+                *iterations as f64 / elapsed.as_secs_f64().max(1e-9),
+                *iterations as f64 / positions.len().max(1) as f64,
+            )
+        })
+        .collect())
 }
 
 /// Runs the whole plan; `progress(done, total, label)` is called as steps finish.
@@ -150,78 +166,85 @@ pub fn run_scale<G: GameDef>(
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let positions: Vec<G> = speed_positions(config, plan.positions, plan.seed);
     let baseline = agent_spec(&plan.agent, "sequential", 1);
-    let steps = 1 + plan.modes.len() * plan.threads.len() * if plan.deals > 0 { 3 } else { 1 };
-    let mut done = 0;
-    progress(done, steps, "speed of sequential × 1");
-    let (base_ips, base_ipm) = measure_speed(&baseline, &positions, plan.time_ms, plan.seed)?;
-    done += 1;
+    let cases: Vec<(&String, usize)> = (plan.modes.iter())
+        .flat_map(|mode| plan.threads.iter().map(move |&t| (mode, t)))
+        .collect();
+    let mut specs = vec![baseline.clone()];
+    specs.extend(
+        cases
+            .iter()
+            .map(|&(mode, t)| agent_spec(&plan.agent, mode, t)),
+    );
+    let matches = if plan.deals > 0 { 2 } else { 0 };
+    let steps = positions.len() + (specs.len() - 1) * matches;
+    let label = format!("speed: {} searchers in turn at each position", specs.len());
+    progress(0, steps, &label);
+    let speeds = measure_speeds(&specs, &positions, plan.time_ms, plan.seed, &mut |k| {
+        progress(k, steps, &label)
+    })?;
+    let mut done = positions.len();
+    let (base_ips, base_ipm) = speeds[0];
     let mut rows = Vec::new();
-    for mode in &plan.modes {
-        for &threads in &plan.threads {
-            let spec = agent_spec(&plan.agent, mode, threads);
-            progress(done, steps, &format!("speed of {mode} × {threads}"));
-            let (ips, ipm) = measure_speed(&spec, &positions, plan.time_ms, plan.seed)?;
-            done += 1;
-            let mut row = ScaleRow {
-                mode: mode.clone(),
-                threads,
-                iterations_per_second: ips,
-                iterations_per_move: ipm,
-                speedup: ips / base_ips,
-                efficiency: ips / base_ips / threads as f64,
-                score_equal_time: None,
-                ci_equal_time: None,
-                score_equal_iterations: None,
-                ci_equal_iterations: None,
-                deals: plan.deals,
-                oversubscribed: threads > cores,
-            };
-            if plan.deals > 0 {
-                let iterations = (base_ipm.round() as u64).max(1);
-                for (equal_time, budget) in [
-                    (true, Budget::millis(plan.time_ms)),
-                    (false, Budget::iterations(iterations)),
-                ] {
-                    let label = if equal_time {
-                        "equal time"
-                    } else {
-                        "equal iterations"
-                    };
-                    progress(
-                        done,
-                        steps,
-                        &format!("{mode} × {threads} vs sequential × 1 at {label}"),
-                    );
-                    let cfg = MatchConfig {
-                        game: plan.game.clone(),
-                        a: spec.clone(),
-                        b: baseline.clone(),
-                        deals: plan.deals,
-                        seed: plan.seed,
-                        budget,
-                        // One game at a time: concurrent games would steal the searchers' cores.
-                        jobs: 1,
-                        lineup: Lineup::TwoVsTwo,
-                        shard: None,
-                        sprt: None,
-                        stop: plan.stop.clone(),
-                    };
-                    let report = run_match::<G>(&cfg, config, &mut super::runner::Quiet)?;
-                    if report.interrupted {
-                        return Err("interrupted: the measurements so far are not written".into());
-                    }
-                    let t = &report.tally;
-                    let (score, ci) = (Some(t.mean()), Some(t.half_width()));
-                    if equal_time {
-                        (row.score_equal_time, row.ci_equal_time) = (score, ci);
-                    } else {
-                        (row.score_equal_iterations, row.ci_equal_iterations) = (score, ci);
-                    }
-                    done += 1;
+    for ((&(mode, threads), spec), &(ips, ipm)) in cases.iter().zip(&specs[1..]).zip(&speeds[1..]) {
+        let mut row = ScaleRow {
+            mode: mode.clone(),
+            threads,
+            iterations_per_second: ips,
+            iterations_per_move: ipm,
+            speedup: ips / base_ips,
+            efficiency: ips / base_ips / threads as f64,
+            score_equal_time: None,
+            ci_equal_time: None,
+            score_equal_iterations: None,
+            ci_equal_iterations: None,
+            deals: plan.deals,
+            oversubscribed: threads > cores,
+        };
+        if plan.deals > 0 {
+            let iterations = (base_ipm.round() as u64).max(1);
+            for (equal_time, budget) in [
+                (true, Budget::millis(plan.time_ms)),
+                (false, Budget::iterations(iterations)),
+            ] {
+                let label = if equal_time {
+                    "equal time"
+                } else {
+                    "equal iterations"
+                };
+                progress(
+                    done,
+                    steps,
+                    &format!("{mode} × {threads} vs sequential × 1 at {label}"),
+                );
+                let cfg = MatchConfig {
+                    game: plan.game.clone(),
+                    a: spec.clone(),
+                    b: baseline.clone(),
+                    deals: plan.deals,
+                    seed: plan.seed,
+                    budget,
+                    // One game at a time: concurrent games would steal the searchers' cores.
+                    jobs: 1,
+                    lineup: Lineup::TwoVsTwo,
+                    shard: None,
+                    sprt: None,
+                    stop: plan.stop.clone(),
+                };
+                let report = run_match::<G>(&cfg, config, &mut super::runner::Quiet)?;
+                if report.interrupted {
+                    return Err("interrupted: the measurements so far are not written".into());
                 }
+                let t = &report.tally;
+                let (score, ci) = (Some(t.mean()), Some(t.half_width()));
+                if equal_time {
+                    (row.score_equal_time, row.ci_equal_time) = (score, ci);
+                } else {
+                    (row.score_equal_iterations, row.ci_equal_iterations) = (score, ci);
+                }
+                done += 1;
             }
-            rows.push(row);
         }
+        rows.push(row);
     }
     progress(done, steps, "done");
     Ok(rows)
@@ -287,4 +310,31 @@ pub fn to_table(rows: &[ScaleRow]) -> String {
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::sueca::Sueca;
+
+    /// Every searcher searches every position once, with its own options, and the rates come
+    /// back in the order of the specs, whoever searched first at a position.
+    #[test]
+    fn interleaved_speeds_search_every_position_once_per_searcher() {
+        let positions: Vec<Sueca> = speed_positions(&Default::default(), 5, 11);
+        let specs: Vec<Spec> = [
+            "ismcts:iterations=300",
+            "pimc:iterations=120",
+            "ismcts:iterations=40",
+        ]
+        .iter()
+        .map(|s| s.parse().unwrap())
+        .collect();
+        let mut seen = Vec::new();
+        let speeds = measure_speeds(&specs, &positions, 60_000, 3, &mut |k| seen.push(k)).unwrap();
+        assert_eq!(seen, [1, 2, 3, 4, 5]);
+        let per_move: Vec<f64> = speeds.iter().map(|&(_, ipm)| ipm).collect();
+        assert_eq!(per_move, [300.0, 120.0, 40.0]);
+        assert!(speeds.iter().all(|&(ips, _)| ips > 0.0));
+    }
 }
