@@ -20,6 +20,13 @@ on a loaded machine; `--wall` uses the search's own `time_ms` instead. Per game 
 prints the median over positions of each side's median iterations/s over rounds, and of the
 per-position B/A ratio.
 
+Placement: both engines run on one CPU (`--cpu`, by default the first this script may use),
+unless an agent searches with several threads (`threads=N`, N > 1), which need every CPU. Left
+to the scheduler, each engine process tends to stay on the CPU it started on, and on a VM
+whose vCPUs run at different speeds (docs/performance.md, "One CPU for both sides") that gave
+one build the faster vCPU for a whole run: two copies of the same binary read B/A 0.74-0.98,
+and 0.97-1.02 on one CPU.
+
 Decisions: the first round also compares the two builds' root statistics (move, visits,
 availability, mean) for every position: "identical" means the searches computed exactly the
 same thing. Only sequential searches are compared (parallel ones are not reproducible).
@@ -32,6 +39,7 @@ stays repeatable on a loaded machine.
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -70,9 +78,11 @@ def requests(position, agent, iterations, seed):
 
 
 class Engine:
-    def __init__(self, binary):
+    def __init__(self, binary, cpus=None):
+        """`binary`'s engine, kept to the CPUs `cpus` (with every thread it starts) if given."""
+        pin = (lambda: os.sched_setaffinity(0, cpus)) if cpus else None
         self.p = subprocess.Popen([binary, "engine"], stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, text=True)
+                                  stdout=subprocess.PIPE, text=True, preexec_fn=pin)
 
     def ask(self, request):
         self.p.stdin.write(json.dumps(request) + "\n")
@@ -127,6 +137,22 @@ def instructions(binary, position, agent, iterations, seed):
     raise RuntimeError("no callgrind total in: " + err[-500:])
 
 
+def placement(cpu, agents):
+    """The set of CPUs to keep both engines to (None: the scheduler places them), from `--cpu`
+    and the agents: one CPU unless an agent searches with several threads."""
+    if cpu == "all":
+        return None
+    if cpu is not None:
+        try:
+            return {int(cpu)}
+        except ValueError:
+            sys.exit(f"error: --cpu={cpu!r} must be a CPU number or 'all'")
+    threads = [int(m) for a in agents for m in re.findall(r"threads=(\d+)", a)]
+    if any(t > 1 for t in threads):
+        return None
+    return {min(os.sched_getaffinity(0))}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("a")
@@ -138,6 +164,9 @@ def main():
     ap.add_argument("--callgrind", action="store_true")
     ap.add_argument("--wall", action="store_true", help="time by wall clock, not CPU time")
     ap.add_argument("--positions", default=os.path.join(ROOT, "benches", "positions.jsonl"))
+    ap.add_argument("--cpu", help="the CPU both engines run on, or 'all' to leave placement to "
+                    "the scheduler (default: the first CPU this script may use, unless an agent "
+                    "searches with several threads)")
     args = ap.parse_args()
     agents = args.agent or ["ismcts"]
     positions = [json.loads(line) for line in open(args.positions)]
@@ -167,7 +196,9 @@ def main():
                       f"B/A {med['B'] / med['A']:.3f}")
         return
 
-    engines = {s: Engine(b) for s, b in bins.items()}
+    cpus = placement(args.cpu, agents)
+    print("both engines on CPU " + str(min(cpus)) if cpus else "engines placed by the scheduler")
+    engines = {s: Engine(b, cpus) for s, b in bins.items()}
     rates = {}  # (agent, label, side) -> [it/s per round]
     same, differ = 0, []
     for rnd in range(args.rounds):

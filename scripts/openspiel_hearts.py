@@ -19,7 +19,9 @@ determinization each time, UCT constant 0.7: OpenSpiel's `ISMCTSBot` with a
 `RandomRolloutEvaluator(1)` and unlimited world samples; this engine's `ismcts` through
 `cardsearch engine` (docs/protocol.md). In each round every position is searched by OpenSpiel
 (`--os-sims` simulations) and then by the engine (`--iterations`), so both see the same machine.
-Time is CPU time (this process's for OpenSpiel, which runs in it; the engine process's from
+Both run on one CPU (`--cpu`, by default the first this script may use; `all` leaves it to
+the scheduler): on a VM whose vCPUs run at different speeds, two processes left where they
+start can each keep a different one for a whole run. Time is CPU time (this process's for OpenSpiel, which runs in it; the engine process's from
 /proc/PID/schedstat), which a loaded machine does not stretch; `--wall` uses wall-clock time.
 Prints per position each side's median rate over rounds and their ratio, and the median over
 rounds of the two searches' ratio in each round ("paired": the two ran back to back, so it
@@ -56,11 +58,21 @@ def main():
     ap.add_argument("--iterations", type=int, default=10_000, help="engine iterations per search")
     ap.add_argument("--os-sims", type=int, default=1_000, help="OpenSpiel simulations per search")
     ap.add_argument("--wall", action="store_true", help="wall-clock time instead of CPU time")
+    ap.add_argument("--cpu", help="the CPU both sides run on, or 'all' (default: the first CPU "
+                    "this script may use)")
     args = ap.parse_args()
 
     positions = [json.loads(line) for line in open(os.path.join(ROOT, "benches", "positions.jsonl"))]
     positions = [p for p in positions if p["game"] == "hearts"]
     game = pyspiel.load_game("hearts", {"pass_cards": False})
+    # This process runs OpenSpiel; the engine inherits the placement.
+    if args.cpu != "all":
+        try:
+            cpu = min(os.sched_getaffinity(0)) if args.cpu is None else int(args.cpu)
+            os.sched_setaffinity(0, {cpu})
+        except (ValueError, OSError) as e:
+            sys.exit(f"error: --cpu={args.cpu!r}: {e}")
+        print(f"OpenSpiel and the engine on CPU {cpu}", file=sys.stderr)
     engine = Engine(args.engine)
     states = []
     for p in positions:
