@@ -10,7 +10,8 @@
 #
 # Environment: OUT (default target/chapter6/GAME), DEALS (default 300), JOBS (default 2),
 # CARDSEARCH (default target/release/cardsearch). The rows of one group share a seed, so they
-# play the same deals. Row names: pimc wl sd mix roulette ucb1 gibbs egreedy nast1 nast3
+# play the same deals. Row names: pimc (the thesis's PIMC, a vote per world), pimc-sum (our
+# default PIMC, visits summed over worlds), wl sd mix roulette ucb1 gibbs egreedy nast1 nast3
 # nast4 c0.25 c0.5 c1.0 c1.5 c2.0.
 set -euo pipefail
 
@@ -33,7 +34,8 @@ esac
 
 # name | seed | iterations | agent A | agent B
 rows=(
-    "pimc|601|10000|ismcts|pimc"
+    "pimc|601|10000|ismcts|pimc:vote=true"
+    "pimc-sum|601|10000|ismcts|pimc"
     "wl|602|10000|ismcts:reward=wl,c=$c_wl|$base"
     "sd|603|10000|ismcts:reward=sd,c=$c_sd|$base"
     "mix|604|10000|ismcts:reward=mix:w=0.3,c=$c_mix|$base"

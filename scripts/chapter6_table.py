@@ -13,10 +13,11 @@ import os
 import re
 import sys
 
-ORDER = ["pimc", "wl", "sd", "mix", "roulette", "ucb1", "gibbs", "egreedy", "nast1", "nast3",
-         "nast4", "c0.25", "c0.5", "c1.0", "c1.5", "c2.0"]
+ORDER = ["pimc", "pimc-sum", "wl", "sd", "mix", "roulette", "ucb1", "gibbs", "egreedy", "nast1",
+         "nast3", "nast4", "c0.25", "c0.5", "c1.0", "c1.5", "c2.0"]
 LABELS = {
-    "pimc": "SO-ISMCTS (A) vs PIMC with voting (B)",
+    "pimc": "SO-ISMCTS (A) vs PIMC with voting (B: `pimc:vote=true`)",
+    "pimc-sum": "SO-ISMCTS (A) vs PIMC summing visits (B: `pimc`)",
     "wl": "`reward=wl`", "sd": "`reward=sd`", "mix": "`reward=mix:w=0.3`",
     "roulette": "NAST n=2 roulette", "ucb1": "NAST n=2 UCB1", "gibbs": "NAST n=2 Gibbs τ=1",
     "egreedy": "NAST n=2 ε-greedy ε=0.2", "nast1": "NAST n=1 UCB1", "nast3": "NAST n=3 UCB1",
