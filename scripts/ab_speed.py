@@ -24,8 +24,8 @@ Placement: both engines run on one CPU (`--cpu`, by default the first this scrip
 unless an agent searches with several threads (`threads=N`, N > 1), which need every CPU. Left
 to the scheduler, each engine process tends to stay on the CPU it started on, and on a VM
 whose vCPUs run at different speeds (docs/performance.md, "One CPU for both sides") that gave
-one build the faster vCPU for a whole run: two copies of the same binary read B/A 0.74-0.98,
-and 0.97-1.02 on one CPU.
+one build the faster vCPU for a whole run: two copies of the same binary read B/A 0.74-1.03,
+and 0.97-1.04 on one CPU.
 
 Decisions: the first round also compares the two builds' root statistics (move, visits,
 availability, mean) for every position: "identical" means the searches computed exactly the
@@ -43,6 +43,8 @@ import re
 import statistics
 import subprocess
 import sys
+
+from engine_client import pin_to_one_cpu
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -78,11 +80,9 @@ def requests(position, agent, iterations, seed):
 
 
 class Engine:
-    def __init__(self, binary, cpus=None):
-        """`binary`'s engine, kept to the CPUs `cpus` (with every thread it starts) if given."""
-        pin = (lambda: os.sched_setaffinity(0, cpus)) if cpus else None
+    def __init__(self, binary):
         self.p = subprocess.Popen([binary, "engine"], stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, text=True, preexec_fn=pin)
+                                  stdout=subprocess.PIPE, text=True)
 
     def ask(self, request):
         self.p.stdin.write(json.dumps(request) + "\n")
@@ -137,20 +137,13 @@ def instructions(binary, position, agent, iterations, seed):
     raise RuntimeError("no callgrind total in: " + err[-500:])
 
 
-def placement(cpu, agents):
-    """The set of CPUs to keep both engines to (None: the scheduler places them), from `--cpu`
-    and the agents: one CPU unless an agent searches with several threads."""
-    if cpu == "all":
-        return None
-    if cpu is not None:
-        try:
-            return {int(cpu)}
-        except ValueError:
-            sys.exit(f"error: --cpu={cpu!r} must be a CPU number or 'all'")
+def place(cpu, agents):
+    """Puts this script, and so both engines it starts, on one CPU (`--cpu`), unless `--cpu all`
+    or (by default) an agent searches with several threads. Returns what it did, for the log."""
     threads = [int(m) for a in agents for m in re.findall(r"threads=(\d+)", a)]
-    if any(t > 1 for t in threads):
-        return None
-    return {min(os.sched_getaffinity(0))}
+    if cpu == "all" or (cpu is None and any(t > 1 for t in threads)):
+        return "engines placed by the scheduler"
+    return f"both engines on CPU {pin_to_one_cpu(cpu)}"
 
 
 def main():
@@ -196,9 +189,8 @@ def main():
                       f"B/A {med['B'] / med['A']:.3f}")
         return
 
-    cpus = placement(args.cpu, agents)
-    print("both engines on CPU " + str(min(cpus)) if cpus else "engines placed by the scheduler")
-    engines = {s: Engine(b, cpus) for s, b in bins.items()}
+    print(place(args.cpu, agents))
+    engines = {s: Engine(b) for s, b in bins.items()}
     rates = {}  # (agent, label, side) -> [it/s per round]
     same, differ = 0, []
     for rnd in range(args.rounds):

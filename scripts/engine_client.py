@@ -1,7 +1,28 @@
 """A `cardsearch engine` process driven over its JSON-lines protocol (docs/protocol.md)."""
 
 import json
+import os
 import subprocess
+import sys
+
+
+def pin_to_one_cpu(cpu):
+    """Keeps this process, and every process it starts after, to one CPU: `cpu` (a number as
+    given to `--cpu`), or the first this process may use when it is None. Returns the CPU.
+    Exits with a one-line error naming `--cpu` when it is not a CPU this process may use.
+
+    On a VM whose vCPUs run at different speeds, processes left where they start can each keep
+    a different one for a whole run, so two sides timed against each other run on one CPU
+    (docs/performance.md, "One CPU for both sides")."""
+    allowed = os.sched_getaffinity(0)
+    try:
+        chosen = min(allowed) if cpu is None else int(cpu)
+    except ValueError:
+        sys.exit(f"error: --cpu={cpu!r} must be a CPU number or 'all'")
+    if chosen not in allowed:
+        sys.exit(f"error: --cpu={cpu!r}: this process may run on CPUs {sorted(allowed)} only")
+    os.sched_setaffinity(0, {chosen})
+    return chosen
 
 
 class Engine:

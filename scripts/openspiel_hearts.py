@@ -21,7 +21,8 @@ determinization each time, UCT constant 0.7: OpenSpiel's `ISMCTSBot` with a
 (`--os-sims` simulations) and then by the engine (`--iterations`), so both see the same machine.
 Both run on one CPU (`--cpu`, by default the first this script may use; `all` leaves it to
 the scheduler): on a VM whose vCPUs run at different speeds, two processes left where they
-start can each keep a different one for a whole run. Time is CPU time (this process's for OpenSpiel, which runs in it; the engine process's from
+start can each keep a different one for a whole run. Time is CPU time (this process's for
+OpenSpiel, which runs in it; the engine process's from
 /proc/PID/schedstat), which a loaded machine does not stretch; `--wall` uses wall-clock time.
 Prints per position each side's median rate over rounds and their ratio, and the median over
 rounds of the two searches' ratio in each round ("paired": the two ran back to back, so it
@@ -37,7 +38,7 @@ import time
 
 import pyspiel
 
-from engine_client import Engine
+from engine_client import Engine, pin_to_one_cpu
 from openspiel_common import openspiel_state
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -67,12 +68,7 @@ def main():
     game = pyspiel.load_game("hearts", {"pass_cards": False})
     # This process runs OpenSpiel; the engine inherits the placement.
     if args.cpu != "all":
-        try:
-            cpu = min(os.sched_getaffinity(0)) if args.cpu is None else int(args.cpu)
-            os.sched_setaffinity(0, {cpu})
-        except (ValueError, OSError) as e:
-            sys.exit(f"error: --cpu={args.cpu!r}: {e}")
-        print(f"OpenSpiel and the engine on CPU {cpu}", file=sys.stderr)
+        print(f"OpenSpiel and the engine on CPU {pin_to_one_cpu(args.cpu)}", file=sys.stderr)
     engine = Engine(args.engine)
     states = []
     for p in positions:
