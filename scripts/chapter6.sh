@@ -12,7 +12,8 @@
 # CARDSEARCH (default target/release/cardsearch). The rows of one group share a seed, so they
 # play the same deals. Row names: pimc (the thesis's PIMC, a vote per world), pimc-sum (our
 # default PIMC, visits summed over worlds), wl sd mix roulette ucb1 gibbs egreedy nast1 nast3
-# nast4 c0.25 c0.5 c1.0 c1.5 c2.0.
+# nast4 c0 c0.25 c0.5 c1.0 c1.5 c2.0 (plain ISMCTS's constant), wl-c0 … wl-c2.0 and sd-c0 …
+# sd-c2.0 (the thesis's sweeps of the WL and SD constants).
 set -euo pipefail
 
 game=${1:?usage: $0 sueca|bisca|hearts [ROW...]}
@@ -46,12 +47,21 @@ rows=(
     "nast1|606|10000|ismcts:playout=nast:n=1,policy=ucb1|ismcts"
     "nast3|606|10000|ismcts:playout=nast:n=3,policy=ucb1|ismcts"
     "nast4|606|10000|ismcts:playout=nast:n=4,policy=ucb1|ismcts"
+    "c0|607|2500|ismcts:c=0|ismcts"
     "c0.25|607|2500|ismcts:c=0.25|ismcts"
     "c0.5|607|2500|ismcts:c=0.5|ismcts"
     "c1.0|607|2500|ismcts:c=1.0|ismcts"
     "c1.5|607|2500|ismcts:c=1.5|ismcts"
     "c2.0|607|2500|ismcts:c=2.0|ismcts"
 )
+# The thesis's own constant sweeps (its figures 6.5 and 6.6): SD and WL at each c against the
+# same reward at 0.7, 2,500 iterations; 1.75 is the constant it chose for WL in Sueca.
+for c in 0 0.25 0.5 1.0 1.5 1.75 2.0; do
+    rows+=("wl-c$c|609|2500|ismcts:reward=wl,c=$c|ismcts:reward=wl,c=0.7")
+done
+for c in 0 0.25 0.5 1.0 1.5 2.0; do
+    rows+=("sd-c$c|610|2500|ismcts:reward=sd,c=$c|ismcts:reward=sd,c=0.7")
+done
 
 wanted=("$@")
 for w in "${wanted[@]}"; do

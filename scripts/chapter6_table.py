@@ -14,7 +14,10 @@ import re
 import sys
 
 ORDER = ["pimc", "pimc-sum", "wl", "sd", "mix", "roulette", "ucb1", "gibbs", "egreedy", "nast1",
-         "nast3", "nast4", "c0.25", "c0.5", "c1.0", "c1.5", "c2.0"]
+         "nast3", "nast4", "c0", "c0.25", "c0.5", "c1.0", "c1.5", "c2.0"]
+# The thesis's sweeps of the WL and SD constants, each against its own reward at c 0.7.
+ORDER += [f"wl-c{c}" for c in ("0", "0.25", "0.5", "1.0", "1.5", "1.75", "2.0")]
+ORDER += [f"sd-c{c}" for c in ("0", "0.25", "0.5", "1.0", "1.5", "2.0")]
 LABELS = {
     "pimc": "SO-ISMCTS (A) vs PIMC with voting (B: `pimc:vote=true`)",
     "pimc-sum": "SO-ISMCTS (A) vs PIMC summing visits (B: `pimc`)",
@@ -44,7 +47,13 @@ def row(out, name):
     cell = bold_if(f"{m[1]} ({m[2]}–{m[3]}), {elo}", lo, hi, 0.5)
     g = re.search(r"A won (\d+), drew (\d+), lost (\d+)", report)
     budget = re.search(r"(\d+) it per move", report)[1]
-    label = LABELS.get(name, f"`c={name[1:]}` (B: c 0.7)" if name.startswith("c") else name)
+    if name.startswith("c"):
+        label = f"`c={name[1:]}` (B: c 0.7)"
+    elif re.fullmatch(r"(wl|sd)-c[\d.]+", name):
+        reward, c = name.split("-c")
+        label = f"`reward={reward},c={c}` (B: `reward={reward}`, c 0.7)"
+    else:
+        label = LABELS.get(name, name)
     if name in ("wl", "sd", "mix"):
         label += " (c " + re.search(r"A: ismcts:c=([\d.]+)", report)[1] + ")"
     cells = [label, f"{int(budget):,}", cell, f"{g[1]} / {g[2]} / {g[3]}"]
