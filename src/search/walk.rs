@@ -163,12 +163,14 @@ struct Best {
 }
 
 impl Best {
-    /// No child yet: a score of -1, below every child's (a child's is at least 0), so no tie
-    /// with it is possible.
+    /// No child yet: a score of minus infinity, below every child's, so no tie with it is
+    /// possible. (It was -1, below every `pwl` score; a `wl` child that lost every iteration
+    /// scores exactly -1 when `c = 0`, tied with it, and the tie-break then read the empty
+    /// handle's slot.)
     const NONE: Best = Best {
         id: NodeId::NONE,
         bit: 0,
-        num: -1.0,
+        num: f64::NEG_INFINITY,
         den: 1.0,
     };
 
@@ -565,6 +567,15 @@ impl Walker {
         }
         if !unvisited.id.is_none() {
             best = unvisited;
+        } else if best.id.is_none() {
+            // Every score was NaN, which no reward function gives: still enter a child, never
+            // the empty handle.
+            let bit = compat.select(0);
+            best = Best {
+                id: block.child(bit),
+                bit,
+                ..Best::NONE
+            };
         }
         if at_root {
             self.root_pending += weight;

@@ -423,6 +423,56 @@ fn every_mode_returns_a_legal_move_on_every_game() {
     }
 }
 
+/// Every reward function at the ends of the exploration constant's range, in every game, by
+/// every tree algorithm, sequential and tree-parallel (the held top levels), and MO-ISMCTS:
+/// decisions are legal and account for every iteration. At `c = 0` a `wl` child that lost every
+/// iteration scores exactly -1; the selection's "no child yet" score was -1 too, and the tie
+/// read the slot of no node (a crash in every game, found by the chapter-6 sweeps).
+struct ExtremeConstants;
+
+impl games::GameVisitor for ExtremeConstants {
+    type Output = ();
+
+    fn visit<G: GameDef>(self, config: G::Config) {
+        let mut rng = rng_from_seed(23);
+        // Two positions with a choice: the first, and one from the second half of a random game.
+        let mut state = G::new_game(&config, &mut rng);
+        let mut positions = Vec::new();
+        let mut ply = 0;
+        while !state.is_terminal() {
+            if state.legal_moves().len() > 1 && (positions.is_empty() || ply == 20) {
+                positions.push(state.clone());
+            }
+            let mv = state.legal_moves().random(&mut rng);
+            state.play(mv);
+            ply += 1;
+        }
+        for reward in ["pwl", "wl", "sd", "mix:w=0.3", "rank"] {
+            for c in ["0", "1000"] {
+                let algorithms = ALGORITHMS.iter().copied().chain(["mo-ismcts"]);
+                for algorithm in algorithms {
+                    for mode in ["parallel=sequential", "parallel=tree,threads=2"] {
+                        let spec = with_mode(algorithm, &format!("reward={reward},c={c},{mode}"));
+                        let mut a = agent::<G>(&spec);
+                        for (i, state) in positions.iter().enumerate() {
+                            let d = decide(a.as_mut(), state, 200, i as u64);
+                            check(&spec, state, &d);
+                            assert_eq!(d.iterations, 200, "{} {spec}", G::NAME);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_reward_searches_at_the_ends_of_the_constants_range() {
+    for info in games::all() {
+        games::dispatch(&Spec::named(info.name), ExtremeConstants).unwrap();
+    }
+}
+
 /// Tree searches on a game with more than 64 distinct moves, at a position with more than 64
 /// legal moves: every algorithm in every parallel mode decides legally and accounts for every
 /// iteration, ISMCTS and UCT make a root child for every legal move (their first iterations
