@@ -47,7 +47,7 @@ const GAMES: [&str; 16] = [
 /// Agents of every family, with the options that take other code paths (playouts, rewards,
 /// tree reuse, inference, exact endgames, priors, parallel modes) and some that no game
 /// accepts or only some games do: those must be answered with an error, never a panic.
-const AGENTS: [&str; 44] = [
+const AGENTS: [&str; 47] = [
     "random",
     "ismcts",
     "pimc",
@@ -74,6 +74,11 @@ const AGENTS: [&str; 44] = [
     "ismcts:playout=model",
     "uct:playout=model,epsilon=1",
     "ismcts:reward=wl",
+    // A reward at the edge of the constant's range: a lost wl child then scores exactly -1,
+    // which once tied the selection's starting score (docs/reliability.md).
+    "ismcts:reward=wl,c=0",
+    "pimc:dets=3,reward=wl,c=0,parallel=tree,threads=2",
+    "mo-ismcts:reward=wl,c=0",
     "ismcts:reward=sd",
     "ismcts:reward=mix:w=0.3",
     "ismcts:reward=rank",
