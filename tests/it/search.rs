@@ -367,30 +367,42 @@ fn check<G: HiddenInfo>(spec: &str, state: &G, d: &Decision<G::Move>) {
     assert_eq!(visits, d.iterations, "{spec}: root visits");
 }
 
+/// Positions with a choice along one random game from `seed`: those at a ply `keep` accepts
+/// (given the ply and how many were kept before), at most `most`.
+fn positions_along_a_game<G: GameDef>(
+    config: &G::Config,
+    seed: u64,
+    most: usize,
+    keep: impl Fn(usize, usize) -> bool,
+) -> Vec<G> {
+    let mut rng = rng_from_seed(seed);
+    let mut state = G::new_game(config, &mut rng);
+    let mut positions = Vec::new();
+    let mut ply = 0;
+    while !state.is_terminal() && positions.len() < most {
+        if state.legal_moves().len() > 1 && keep(ply, positions.len()) {
+            positions.push(state.clone());
+        }
+        let mv = state.legal_moves().random(&mut rng);
+        state.play(mv);
+        ply += 1;
+    }
+    assert!(
+        !positions.is_empty(),
+        "{}: no position with a choice",
+        G::NAME
+    );
+    positions
+}
+
 struct EveryMode;
 
 impl games::GameVisitor for EveryMode {
     type Output = ();
 
     fn visit<G: GameDef>(self, config: G::Config) {
-        let mut rng = rng_from_seed(17);
         // Three positions with a choice, spread along one random game.
-        let mut state = G::new_game(&config, &mut rng);
-        let mut positions = Vec::new();
-        let mut ply = 0;
-        while !state.is_terminal() && positions.len() < 3 {
-            if state.legal_moves().len() > 1 && ply % 5 == 0 {
-                positions.push(state.clone());
-            }
-            let mv = state.legal_moves().random(&mut rng);
-            state.play(mv);
-            ply += 1;
-        }
-        assert!(
-            !positions.is_empty(),
-            "{}: no position with a choice",
-            G::NAME
-        );
+        let positions = positions_along_a_game::<G>(&config, 17, 3, |ply, _| ply % 5 == 0);
         for algorithm in ALGORITHMS {
             for mode in MODES {
                 let spec = with_mode(algorithm, mode);
@@ -434,19 +446,9 @@ impl games::GameVisitor for ExtremeConstants {
     type Output = ();
 
     fn visit<G: GameDef>(self, config: G::Config) {
-        let mut rng = rng_from_seed(23);
-        // Two positions with a choice: the first, and one from the second half of a random game.
-        let mut state = G::new_game(&config, &mut rng);
-        let mut positions = Vec::new();
-        let mut ply = 0;
-        while !state.is_terminal() {
-            if state.legal_moves().len() > 1 && (positions.is_empty() || ply == 20) {
-                positions.push(state.clone());
-            }
-            let mv = state.legal_moves().random(&mut rng);
-            state.play(mv);
-            ply += 1;
-        }
+        // The first position with a choice of a random game, and the one at ply 20 if it has one.
+        let positions =
+            positions_along_a_game::<G>(&config, 23, 2, |ply, kept| kept == 0 || ply == 20);
         for reward in ["pwl", "wl", "sd", "mix:w=0.3", "rank"] {
             for c in ["0", "1000"] {
                 let algorithms = ALGORITHMS.iter().copied().chain(["mo-ismcts"]);
