@@ -89,7 +89,9 @@ pub const OPT_ENDGAME: OptionDoc = OptionDoc {
     key: "endgame",
     default: "0",
     help: "decide by the exact solver once at most N cards are left to play (0 off; `thesis`: 13 \
-           in Sueca and Hearts, 15 in Bisca)",
+           in Sueca and Hearts, 15 in Bisca; far from the end a deal takes up to seconds (a whole \
+           Sueca deal about 3 s) and up to endgame_deals deals are solved, so only a time budget \
+           bounds a large N)",
 };
 /// The `endgame_pick` option.
 pub const OPT_ENDGAME_PICK: OptionDoc = OptionDoc {
