@@ -3,6 +3,7 @@
 
 mod bench_positions;
 mod cli;
+mod conformance;
 mod deal_uniformity;
 mod inference;
 mod information_sets;
