@@ -103,7 +103,7 @@ const AGENTS: [&str; 47] = [
 /// alone is tested elsewhere, but a search meets their combinations only here (`reward=wl` with
 /// `c=0` once crashed every tree search: docs/reliability.md). Combinations an agent does not
 /// take (a repeated option, an option of another family) must be errors naming it.
-const EDGE_OPTIONS: [&str; 12] = [
+const EDGE_OPTIONS: [&str; 14] = [
     "c=0",
     "c=1000000",
     "reward=wl",
@@ -116,6 +116,8 @@ const EDGE_OPTIONS: [&str; 12] = [
     "prior=1000",
     "playout=nast,policy=ucb1:c=0",
     "reuse=true",
+    "endgame=52,endgame_nodes=1000",
+    "leaf_solve=16",
 ];
 
 /// An agent spec: one of [`AGENTS`], a quarter of the time with one or two [`EDGE_OPTIONS`].

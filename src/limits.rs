@@ -25,6 +25,17 @@ pub const MAX_DETS: u32 = 10_000;
 /// mean that a few thousand already pin down.
 pub const MAX_ENDGAME_DEALS: u32 = 1_000_000;
 
+/// Search nodes the hybrid endgame's solver may visit for one decision (`endgame_nodes`):
+/// about a day at this solver's 10-20 million nodes a second.
+pub const MAX_ENDGAME_NODES: u64 = 1_000_000_000_000;
+
+/// Cards left at which the ISMCTS leaf evaluator (`leaf_solve`) starts solving playouts: every
+/// playout from such a leaf is one exact solve, a few thousand nodes at 16 cards (a 16-card
+/// Bisca deal about 11,000), but 19 million at 24 cards in Bisca and a whole Sueca deal 42
+/// million, so a larger value would make one iteration cost seconds and no budget could stop
+/// it between iterations.
+pub const MAX_LEAF_SOLVE_CARDS: u32 = 16;
+
 /// Candidate deals weighted per decision by inference (`infer=`): each is a replay of the game
 /// so far, microseconds, and its pool is held for the decision, so a million is seconds and
 /// tens of megabytes.

@@ -5,7 +5,8 @@ use std::time::Duration;
 
 use crate::limits;
 use crate::solver::hybrid::{
-    EndgameConfig, OPT_ENDGAME, OPT_ENDGAME_DEALS, OPT_ENDGAME_PICK, OPT_LEAF_SOLVE,
+    EndgameConfig, OPT_ENDGAME, OPT_ENDGAME_DEALS, OPT_ENDGAME_NODES, OPT_ENDGAME_PICK,
+    OPT_LEAF_SOLVE,
 };
 use crate::spec::{OptionDoc, Spec, SpecError};
 
@@ -357,6 +358,7 @@ pub const SEARCH_OPTIONS: &[OptionDoc] = &[
     OPT_ENDGAME,
     OPT_ENDGAME_PICK,
     OPT_ENDGAME_DEALS,
+    OPT_ENDGAME_NODES,
     OPT_LEAF_SOLVE,
     OPT_INFER,
     OPT_INFER_EPS,
@@ -396,6 +398,7 @@ pub const MO_ISMCTS_OPTIONS: &[OptionDoc] = &[
     OPT_ENDGAME,
     OPT_ENDGAME_PICK,
     OPT_ENDGAME_DEALS,
+    OPT_ENDGAME_NODES,
     OPT_TURN_SHARE,
 ];
 
@@ -419,6 +422,7 @@ pub const PIMC_OPTIONS: &[OptionDoc] = &[
     OPT_ENDGAME,
     OPT_ENDGAME_PICK,
     OPT_ENDGAME_DEALS,
+    OPT_ENDGAME_NODES,
     OPT_TURN_SHARE,
 ];
 
@@ -946,6 +950,9 @@ mod tests {
             ("ismcts:endgame=soon", "endgame=soon"),
             ("ismcts:endgame_pick=best", "endgame_pick=best"),
             ("ismcts:endgame_deals=0", "endgame_deals=0 must be from 1"),
+            ("ismcts:endgame_nodes=0", "endgame_nodes=0 must be from 1"),
+            ("ismcts:endgame_nodes=lots", "endgame_nodes=lots"),
+            ("ismcts:leaf_solve=17", "leaf_solve=17 must be at most 16"),
             ("pimc:leaf_solve=8", "leaf_solve applies to ismcts only"),
             (
                 "ismcts:leaf_solve=8,playout=heuristic",

@@ -71,6 +71,9 @@ pub struct EndgameConfig {
     /// ISMCTS leaf evaluator: a playout from a leaf with at most this many cards left is the
     /// solver's optimal line instead of random moves (0: never).
     pub leaf: u32,
+    /// The most solver nodes one decision may visit; `None` (`endgame_nodes=auto`): no limit
+    /// under a time budget, which bounds the solve itself, else [`Self::DEFAULT_NODES`].
+    pub nodes: Option<u64>,
 }
 
 impl Default for EndgameConfig {
@@ -80,6 +83,7 @@ impl Default for EndgameConfig {
             pick: Pick::Mean,
             deals: EndgameConfig::DEFAULT_DEALS,
             leaf: 0,
+            nodes: None,
         }
     }
 }
@@ -90,8 +94,8 @@ pub const OPT_ENDGAME: OptionDoc = OptionDoc {
     default: "0",
     help: "decide by the exact solver once at most N cards are left to play (0 off; `thesis`: 13 \
            in Sueca and Hearts, 15 in Bisca; far from the end a deal takes up to seconds (a whole \
-           Sueca deal about 3 s) and up to endgame_deals deals are solved, so only a time budget \
-           bounds a large N)",
+           Sueca deal about 3 s, a Hearts deal far longer), so endgame_nodes and a time budget \
+           bound a large N)",
 };
 /// The `endgame_pick` option.
 pub const OPT_ENDGAME_PICK: OptionDoc = OptionDoc {
@@ -106,18 +110,43 @@ pub const OPT_ENDGAME_DEALS: OptionDoc = OptionDoc {
     help: "solve every consistent deal when there are at most this many, else a uniform sample \
            of this many (cut short by a time budget)",
 };
+/// The `endgame_nodes` option.
+pub const OPT_ENDGAME_NODES: OptionDoc = OptionDoc {
+    key: "endgame_nodes",
+    default: "auto",
+    help: "the most solver nodes the endgame may visit for one decision (about 15 million a \
+           second); the deals solved by then decide, none solved leaves the move to the tree. \
+           auto: 33554432 (2^25, 2-3 s) under an iteration budget, no limit under a time budget",
+};
 /// The `leaf_solve` option.
 pub const OPT_LEAF_SOLVE: OptionDoc = OptionDoc {
     key: "leaf_solve",
     default: "0",
-    help: "ismcts only: a playout from a leaf with at most N cards left follows the exact \
-           solver's line instead of random moves (0 off)",
+    help: "ismcts only: a playout from a leaf with at most N cards left (at most 16) follows the \
+           exact solver's line instead of random moves (0 off)",
 };
 
 impl EndgameConfig {
     /// Default of `endgame_deals`: every deal of Sueca's or Hearts' 13-card endgame (at most
     /// 9!/(3!3!3!) = 1680).
     pub const DEFAULT_DEALS: u32 = 2000;
+
+    /// The node limit of one decision under a budget with no time limit (`endgame_nodes=auto`):
+    /// 2^25, 2-3 s of solving. Every endgame of the thesis's size fits many times over (all
+    /// 1,680 deals of a 13-card Sueca or Hearts endgame take about a million nodes), while a
+    /// deal far from the end does not (a whole Sueca deal takes 42 million, a whole Hearts deal
+    /// far more): without it `endgame=52` under an iteration budget would search for days.
+    pub const DEFAULT_NODES: u64 = 1 << 25;
+
+    /// The node limit of one decision under `budget`: the option's, else the default when the
+    /// budget has no time limit, else none.
+    pub fn node_limit(&self, budget: &Budget) -> Option<u64> {
+        match self.nodes {
+            Some(n) => Some(n),
+            None if budget.time.is_none() => Some(EndgameConfig::DEFAULT_NODES),
+            None => None,
+        }
+    }
 
     /// True when neither the endgame nor the leaf evaluator is on.
     pub fn is_off(&self) -> bool {
@@ -144,11 +173,34 @@ impl EndgameConfig {
         limits::positive_at_most("endgame_deals", deals, limits::MAX_ENDGAME_DEALS)
             .map_err(|e| SpecError(format!("{}: {e}", spec.name)))?;
         let leaf: u32 = spec.get("leaf_solve", 0)?;
+        if leaf > limits::MAX_LEAF_SOLVE_CARDS {
+            return Err(SpecError(format!(
+                "{}: leaf_solve={leaf} must be at most {} (every playout from such a leaf is \
+                 an exact solve; for larger endgames use endgame=N)",
+                spec.name,
+                limits::MAX_LEAF_SOLVE_CARDS
+            )));
+        }
+        let nodes = match spec.raw("endgame_nodes") {
+            None | Some("auto") => None,
+            Some(text) => {
+                let n: u64 = text.parse().map_err(|_| {
+                    SpecError(format!(
+                        "{}: option endgame_nodes={text} must be a number of nodes or `auto`",
+                        spec.name
+                    ))
+                })?;
+                limits::positive_at_most("endgame_nodes", n, limits::MAX_ENDGAME_NODES)
+                    .map_err(|e| SpecError(format!("{}: {e}", spec.name)))?;
+                Some(n)
+            }
+        };
         Ok(EndgameConfig {
             cards,
             pick,
             deals,
             leaf,
+            nodes,
         })
     }
 
@@ -166,6 +218,9 @@ impl EndgameConfig {
             }
             if self.deals != EndgameConfig::DEFAULT_DEALS {
                 parts.push(format!("endgame_deals={}", self.deals));
+            }
+            if let Some(n) = self.nodes {
+                parts.push(format!("endgame_nodes={n}"));
             }
         }
         if self.leaf > 0 {
@@ -253,9 +308,12 @@ pub fn decide_weightings<G: Game, S: DealSampler<G>, const K: usize>(
         return None;
     }
     let solver = solver.get_or_insert_with(|| Solver::new(Solver::DEFAULT_TABLE_BITS));
-    // Far from the end one deal can take seconds to solve: the solver itself looks at the
-    // clock and the stop signal as it goes, so a time budget holds within a fraction of a
-    // millisecond (a deal cut short is not counted).
+    // Far from the end one deal can take seconds to solve, and a whole Hearts deal far longer:
+    // the decision's nodes are counted against its node limit, and the solver itself looks at
+    // the clock and the stop signal as it goes, so a time budget holds within a fraction of a
+    // millisecond. A deal cut short is not counted, and no deal after it is tried.
+    solver.reset_nodes();
+    solver.set_node_limit(config.node_limit(budget).unwrap_or(u64::MAX));
     let (time, stop) = (budget.time, budget.stop.clone());
     if time.is_some() || stop.is_some() {
         solver.set_watch(BUDGET_CHECK_NODES, move |_| {
@@ -276,7 +334,7 @@ pub fn decide_weightings<G: Game, S: DealSampler<G>, const K: usize>(
         }
         match ops.move_values(solver, &state, &mut values) {
             Ok(()) => {}
-            Err(SolveError::Stopped(_)) => {
+            Err(SolveError::Stopped(_) | SolveError::NodeLimit(_)) => {
                 out_of_budget.set(true);
                 return;
             }
@@ -321,6 +379,7 @@ pub fn decide_weightings<G: Game, S: DealSampler<G>, const K: usize>(
         }
     }
     solver.clear_watch();
+    solver.set_node_limit(u64::MAX);
     // No deal solved: leave the decision to the tree.
     if solved == 0 {
         return None;

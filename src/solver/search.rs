@@ -108,6 +108,14 @@ impl Solver {
         self
     }
 
+    /// [`with_node_limit`](Self::with_node_limit) on a solver kept between decisions: `limit`
+    /// counts from the nodes already visited ([`nodes`](Self::nodes)), so reset them first for
+    /// a limit on what comes next.
+    pub fn set_node_limit(&mut self, limit: u64) {
+        self.node_limit = limit;
+        self.arm();
+    }
+
     /// Calls `report` with the nodes visited so far every `every` nodes of a solve (a progress
     /// line); a `false` from it gives the solve up with [`SolveError::Stopped`] (Ctrl-C).
     pub fn with_watch(

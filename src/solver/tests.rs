@@ -479,6 +479,89 @@ fn a_stop_cuts_a_long_endgame_solve_short_and_leaves_the_solver_as_new() {
 }
 
 #[test]
+fn a_node_limit_bounds_an_endgame_decision_and_cuts_it_at_a_whole_deal() {
+    let c = config::<Sueca>("sueca");
+    let mut rng = rng_from_seed(49);
+    // 32 cards of Sueca left, each deal over a million nodes: under a limit of 200,000 the
+    // first deal is cut short, none is counted, and the tree decides.
+    let g: Sueca = position(&c, 32, 32, &mut rng);
+    let view = View::new(&g, g.current_seat());
+    let (sampler, legal) = (view.deal_sampler().unwrap(), view.legal_moves());
+    let limited = |nodes| EndgameConfig {
+        cards: Cards::UpTo(40),
+        nodes: Some(nodes),
+        ..EndgameConfig::default()
+    };
+    let mut solver = Some(Solver::new(12));
+    let budget = Budget::iterations(1);
+    let d = hybrid::decide(
+        &limited(200_000),
+        &mut solver,
+        &sampler,
+        &legal,
+        &budget,
+        &mut rng,
+    );
+    assert!(d.is_none(), "a deal was counted past the node limit");
+    let used = solver.as_ref().unwrap().nodes();
+    assert!((200_000..200_100).contains(&used), "{used} nodes");
+    // 16 cards left: a few thousand nodes a deal. A limit of 40,000 solves some of the
+    // information set's deals and not all, the same ones for the same seed.
+    let g: Sueca = position(&c, 16, 16, &mut rng);
+    let view = View::new(&g, g.current_seat());
+    let (sampler, legal) = (view.deal_sampler().unwrap(), view.legal_moves());
+    let decide = |cfg: &EndgameConfig| {
+        hybrid::decide(
+            cfg,
+            &mut Some(Solver::new(12)),
+            &sampler,
+            &legal,
+            &budget,
+            &mut rng_from_seed(50),
+        )
+        .expect("in the endgame")
+    };
+    let cut = decide(&limited(40_000));
+    let all = decide(&limited(u64::MAX / 2));
+    assert!(
+        cut.iterations >= 1 && cut.iterations < all.iterations,
+        "{} of {} deals solved",
+        cut.iterations,
+        all.iterations
+    );
+    let again = decide(&limited(40_000));
+    assert_eq!(
+        (cut.iterations, cut.mv, cut.children),
+        (again.iterations, again.mv, again.children)
+    );
+}
+
+#[test]
+fn the_default_node_limit_applies_without_a_time_budget_only() {
+    let auto = EndgameConfig::default();
+    assert_eq!(
+        auto.node_limit(&Budget::iterations(10)),
+        Some(EndgameConfig::DEFAULT_NODES)
+    );
+    assert_eq!(auto.node_limit(&Budget::millis(10)), None);
+    let set = EndgameConfig {
+        nodes: Some(7),
+        ..auto
+    };
+    assert_eq!(set.node_limit(&Budget::iterations(10)), Some(7));
+    assert_eq!(set.node_limit(&Budget::millis(10)), Some(7));
+    // Parsed from a spec, and written back.
+    let spec = "ismcts:endgame=13,endgame_nodes=5000".parse().unwrap();
+    let parsed = EndgameConfig::from_spec(&spec).unwrap();
+    assert_eq!(parsed.nodes, Some(5000));
+    assert!(
+        parsed
+            .options_text()
+            .contains(&"endgame_nodes=5000".to_string())
+    );
+}
+
+#[test]
 fn outside_the_endgame_the_hybrid_leaves_the_decision_to_the_tree() {
     let mut rng = rng_from_seed(46);
     let g = Sueca::new_game(&config::<Sueca>("sueca"), &mut rng);
@@ -523,6 +606,9 @@ fn endgame_agents_play_whole_games_and_reject_games_without_a_solver() {
     play::<Bisca>("bisca", "ismcts:endgame=thesis,leaf_solve=6");
     play::<Tricks>("tricks", "uct:endgame=6");
     play::<Sueca>("sueca", "ismcts:leaf_solve=8");
+    // The whole deal in the endgame: without a node limit the first decisions would each
+    // solve Hearts deals of 52 cards (days); with it, the tree decides until deals fit.
+    play::<Hearts>("hearts", "ismcts:endgame=52,endgame_nodes=100000");
     let e = agents::build::<crate::games::CoinGuess>(&"ismcts:endgame=4".parse().unwrap()).err();
     assert!(e.unwrap().0.contains("exact solver"));
     let e = agents::build::<Tricks>(&"ismcts:endgame=thesis".parse().unwrap()).err();
