@@ -108,7 +108,7 @@ pub const OPT_ENDGAME_DEALS: OptionDoc = OptionDoc {
     key: "endgame_deals",
     default: "2000",
     help: "solve every consistent deal when there are at most this many, else a uniform sample \
-           of this many (cut short by a time budget)",
+           of this many (cut short by a time budget or endgame_nodes)",
 };
 /// The `endgame_nodes` option.
 pub const OPT_ENDGAME_NODES: OptionDoc = OptionDoc {
