@@ -372,39 +372,62 @@ fn merge_never_allocates_by_an_index_it_reads() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A `match` logging to `log` with `args` after it, started in the background, its output
+/// captured when `capture` (else dropped).
+#[cfg(unix)]
+fn spawn_logged_match(args: &[&str], log: &std::path::Path, capture: bool) -> std::process::Child {
+    use std::process::Stdio;
+    let stdio = || {
+        if capture {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        }
+    };
+    Command::new(env!("CARGO_BIN_EXE_cardsearch"))
+        .arg("match")
+        .args(args)
+        .args(["--jobs", "2", "--quiet", "--out", log.to_str().unwrap()])
+        .stdout(stdio())
+        .stderr(stdio())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits (up to 600 polls `poll_ms` apart) for `log` to hold more than `bytes` bytes.
+#[cfg(unix)]
+fn wait_for_log(log: &std::path::Path, bytes: u64, poll_ms: u64) {
+    for _ in 0..600 {
+        if std::fs::metadata(log).is_ok_and(|m| m.len() > bytes) {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(poll_ms));
+    }
+}
+
+/// Every line of `log` is a whole game, and the file ends with one.
+#[cfg(unix)]
+fn assert_whole_games(log: &std::path::Path) {
+    let text = std::fs::read_to_string(log).unwrap();
+    assert!(!text.is_empty());
+    assert!(text.ends_with('\n'), "the last game is whole");
+    for line in text.lines() {
+        cardsearch::harness::log::parse_record(line).expect("a whole game");
+    }
+}
+
 #[cfg(unix)]
 #[test]
 fn ctrl_c_ends_a_billion_deal_match_with_whole_games_and_a_report() {
-    use std::process::Stdio;
     let dir = std::env::temp_dir().join(format!("cardsearch-sigint-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let log = dir.join("g.jsonl");
     // A billion deals: the match must start at once (deals are not listed up front).
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_cardsearch"))
-        .args([
-            "match",
-            "--deals",
-            "1000000000",
-            "--iterations",
-            "200",
-            "--jobs",
-            "2",
-            "--quiet",
-            "--out",
-            log.to_str().unwrap(),
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let args = ["--deals", "1000000000", "--iterations", "200"];
+    let child = spawn_logged_match(&args, &log, true);
     // Wait for the first games, then interrupt as a terminal's Ctrl-C does.
-    for _ in 0..600 {
-        if std::fs::metadata(&log).is_ok_and(|m| m.len() > 0) {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    let status = std::process::Command::new("kill")
+    wait_for_log(&log, 0, 50);
+    let status = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
         .unwrap();
@@ -418,55 +441,30 @@ fn ctrl_c_ends_a_billion_deal_match_with_whole_games_and_a_report() {
     );
     assert!(stdout.contains("INTERRUPTED"), "{stdout}");
     assert!(stdout.contains("A mean score"), "{stdout}");
-    // Every line of the log is a whole game.
-    let text = std::fs::read_to_string(&log).unwrap();
-    assert!(!text.is_empty());
-    for line in text.lines() {
-        cardsearch::harness::log::parse_record(line).expect("a whole game");
-    }
+    assert_whole_games(&log);
     std::fs::remove_dir_all(&dir).ok();
 }
 
 #[cfg(unix)]
 #[test]
 fn kill_9_leaves_a_log_of_whole_games() {
-    use std::process::Stdio;
     let dir = std::env::temp_dir().join(format!("cardsearch-kill-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let log = dir.join("g.jsonl");
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_cardsearch"))
-        .args([
-            "match",
-            "--game",
-            "hearts",
-            "--deals",
-            "100000",
-            "--iterations",
-            "50",
-            "--jobs",
-            "2",
-            "--quiet",
-            "--out",
-            log.to_str().unwrap(),
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let args = [
+        "--game",
+        "hearts",
+        "--deals",
+        "100000",
+        "--iterations",
+        "50",
+    ];
+    let mut child = spawn_logged_match(&args, &log, false);
     // Kill it while games are being written: once the log has some, at a moment not chosen.
-    for _ in 0..600 {
-        if std::fs::metadata(&log).is_ok_and(|m| m.len() > 20_000) {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    wait_for_log(&log, 20_000, 20);
     child.kill().unwrap();
     child.wait().unwrap();
-    let text = std::fs::read_to_string(&log).unwrap();
-    assert!(text.ends_with('\n'), "the last game is whole");
-    for line in text.lines() {
-        cardsearch::harness::log::parse_record(line).expect("a whole game");
-    }
+    assert_whole_games(&log);
     std::fs::remove_dir_all(&dir).ok();
 }
 
