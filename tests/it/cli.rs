@@ -10,6 +10,13 @@ fn cardsearch(args: &[&str]) -> Output {
         .expect("binary runs")
 }
 
+/// A fresh folder for one test's files: `cardsearch-NAME-PID` in the temporary directory.
+fn scratch_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("cardsearch-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 fn assert_clean_error(args: &[&str], must_mention: &str) {
     let out = cardsearch(args);
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -92,8 +99,7 @@ fn listings_name_every_game_and_agent() {
 
 #[test]
 fn scale_writes_its_table_csv_json_and_plot() {
-    let dir = std::env::temp_dir().join(format!("cardsearch-scale-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("scale");
     let prefix = dir.join("s");
     let out = cardsearch(&[
         "scale",
@@ -178,8 +184,7 @@ fn small_curve(agent: &str, prefix: &str) -> Output {
 
 #[test]
 fn curve_writes_one_row_per_budget_and_a_fit() {
-    let dir = std::env::temp_dir().join(format!("cardsearch-curve-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("curve");
     let prefix = dir.join("c");
     let out = small_curve("ismcts", prefix.to_str().unwrap());
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -225,8 +230,7 @@ fn curve_writes_one_row_per_budget_and_a_fit() {
 
 #[test]
 fn a_curve_with_a_bad_agent_leaves_no_games_log() {
-    let dir = std::env::temp_dir().join(format!("cardsearch-curve-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("curve-bad");
     let prefix = dir.join("c");
     let out = small_curve("ismcts:c=-2", prefix.to_str().unwrap());
     assert!(!out.status.success());
@@ -237,8 +241,7 @@ fn a_curve_with_a_bad_agent_leaves_no_games_log() {
 
 #[test]
 fn a_stopped_curve_resumes_from_its_games_log() {
-    let dir = std::env::temp_dir().join(format!("cardsearch-curve-resume-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("curve-resume");
     let prefix = dir.join("c");
     let prefix = prefix.to_str().unwrap();
     let curve = |agent: &str| small_curve(agent, prefix);
@@ -334,8 +337,7 @@ fn every_number_has_a_ceiling_checked_before_any_work() {
 
 #[test]
 fn merge_never_allocates_by_an_index_it_reads() {
-    let dir = std::env::temp_dir().join(format!("cardsearch-merge-big-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("merge-big");
     let log = dir.join("g.jsonl");
     let out = cardsearch(&[
         "match",
@@ -419,8 +421,7 @@ fn assert_whole_games(log: &std::path::Path) {
 #[cfg(unix)]
 #[test]
 fn ctrl_c_ends_a_billion_deal_match_with_whole_games_and_a_report() {
-    let dir = std::env::temp_dir().join(format!("cardsearch-sigint-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("sigint");
     let log = dir.join("g.jsonl");
     // A billion deals: the match must start at once (deals are not listed up front).
     let args = ["--deals", "1000000000", "--iterations", "200"];
@@ -448,8 +449,7 @@ fn ctrl_c_ends_a_billion_deal_match_with_whole_games_and_a_report() {
 #[cfg(unix)]
 #[test]
 fn kill_9_leaves_a_log_of_whole_games() {
-    let dir = std::env::temp_dir().join(format!("cardsearch-kill-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("kill");
     let log = dir.join("g.jsonl");
     let args = [
         "--game",
