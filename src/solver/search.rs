@@ -103,8 +103,7 @@ impl Solver {
 
     /// Gives up (with [`SolveError::NodeLimit`]) once a solve has visited `limit` nodes in all.
     pub fn with_node_limit(mut self, limit: u64) -> Solver {
-        self.node_limit = limit;
-        self.arm();
+        self.set_node_limit(limit);
         self
     }
 

@@ -55,6 +55,42 @@ where
     format!("{}:{}\n", state.current_seat(), legal.join(" "))
 }
 
+/// Plays `moves` (space-separated, in the game's move notation) from `state`, each checked
+/// legal after `before(i, state, move)` has looked at it, and requires the game to be over
+/// after the last. Returns the digest of every decision ([`decision_line`]), in hex as the
+/// scripts write it.
+fn replay_moves<G: Game>(
+    state: &mut G,
+    moves: &str,
+    mut before: impl FnMut(usize, &G, G::Move),
+) -> Result<String, String>
+where
+    G::Move: ToString,
+{
+    let mut digest = 0xCBF2_9CE4_8422_2325;
+    for (i, text) in moves.split(' ').enumerate() {
+        if state.is_terminal() {
+            return Err(format!("over before move {i} ({text})"));
+        }
+        digest = fnv1a64(decision_line(state).as_bytes(), digest);
+        let mv = state
+            .parse_move(text)
+            .map_err(|e| format!("move {i}: {e}"))?;
+        if !state.legal_moves().contains(mv) {
+            return Err(format!(
+                "move {i}: {text} is not legal here; legal: {}",
+                decision_line(state)
+            ));
+        }
+        before(i, state, mv);
+        state.play(mv);
+    }
+    if !state.is_terminal() {
+        return Err("not over after its moves".into());
+    }
+    Ok(format!("{digest:016x}"))
+}
+
 /// What the replays reached of the rules that random play seldom does.
 #[derive(Default, Debug)]
 struct Reached {
@@ -83,24 +119,12 @@ fn replay(line: &str, reached: &mut Reached) -> Result<(), String> {
         .ok_or_else(|| fail("no deal".into()))?;
     let mut state = Hearts::from_deal(&HeartsConfig { pass }, deal)
         .map_err(|e| fail(format!("deal rejected: {e}")))?;
-    let mut digest = 0xCBF2_9CE4_8422_2325;
     let mut broken = false;
     let passes = if pass == Pass::None { 0 } else { 12 };
     let moves = record["moves"]
         .as_str()
         .ok_or_else(|| fail("no moves".into()))?;
-    for (i, text) in moves.split(' ').enumerate() {
-        if state.is_terminal() {
-            return Err(fail(format!("over before move {i} ({text})")));
-        }
-        digest = fnv1a64(decision_line(&state).as_bytes(), digest);
-        let card: Card = text.parse().map_err(|e| fail(format!("move {i}: {e}")))?;
-        if !state.legal_moves().contains(card) {
-            return Err(fail(format!(
-                "move {i}: {card} is not legal here; legal: {}",
-                decision_line(&state)
-            )));
-        }
+    let expected = replay_moves(&mut state, moves, |i, state, card| {
         if i >= passes {
             let leading = state.trick_position() == Some(0);
             if leading && HEARTS.contains(card) && !broken {
@@ -111,12 +135,8 @@ fn replay(line: &str, reached: &mut Reached) -> Result<(), String> {
             }
             broken |= POINT_CARDS.contains(card);
         }
-        state.play(card);
-    }
-    if !state.is_terminal() {
-        return Err(fail("not over after its moves".into()));
-    }
-    let expected = format!("{digest:016x}");
+    })
+    .map_err(fail)?;
     if record["legal_digest"].as_str() != Some(expected.as_str()) {
         return Err(fail(
             "the legal moves differ at some decision (print OpenSpiel's with \
@@ -259,26 +279,11 @@ fn asmacag_plays_every_recorded_reference_game_alike() {
         let deal = record["deal"].as_str().unwrap();
         let mut state = Asmacag::from_deal(&config, deal)
             .unwrap_or_else(|e| panic!("game {index}: deal rejected: {e}"));
-        let mut digest = 0xCBF2_9CE4_8422_2325;
-        for (i, text) in record["actions"].as_str().unwrap().split(' ').enumerate() {
-            assert!(!state.is_terminal(), "game {index}: over before action {i}");
-            digest = fnv1a64(decision_line(&state).as_bytes(), digest);
-            let action = state
-                .parse_move(text)
-                .unwrap_or_else(|e| panic!("game {index}, action {i}: {e}"));
-            assert!(
-                state.legal_moves().contains(action),
-                "game {index}, action {i}: {text} is not legal here; legal: {}",
-                decision_line(&state)
-            );
-            state.play(action);
-        }
-        assert!(
-            state.is_terminal(),
-            "game {index}: not over after its actions"
-        );
+        let actions = record["actions"].as_str().unwrap();
+        let digest = replay_moves(&mut state, actions, |_, _, _| {})
+            .unwrap_or_else(|e| panic!("game {index}: {e}"));
         assert_eq!(
-            format!("{digest:016x}"),
+            digest,
             record["legal_digest"].as_str().unwrap(),
             "game {index}: the legal actions differ at some decision"
         );
