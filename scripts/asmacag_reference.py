@@ -25,18 +25,13 @@ import json
 import os
 import random
 import sys
+
+from fnv import FNV_OFFSET, fnv1a64
 import types
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data",
                    "asmacag-reference.jsonl")
 
-
-def fnv1a64(data, h):
-    """64-bit FNV-1a, the digest the Rust test computes too."""
-    for byte in data:
-        h ^= byte
-        h = (h * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
-    return h
 
 
 def load_reference(path):
@@ -88,7 +83,7 @@ def main():
             state.reset()
             parts = [state.player_0_hand, state.player_1_hand, state.board, state.main_deck]
             deal = " | ".join(" ".join(card_text(c) for c in p.get_cards()) for p in parts)
-            actions, digest = [], 0xCBF29CE484222325
+            actions, digest = [], FNV_OFFSET
             while not rules.is_terminal(state):
                 legal = game.Observation(state, randomise_hidden_info=False).get_actions()
                 texts = sorted({action_text(a) for a in legal})

@@ -19,6 +19,8 @@ import os
 import random
 import sys
 
+from fnv import FNV_OFFSET, fnv1a64
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SEED = os.path.join(HERE, "..", "..", "shared", "seeds", "002_59e95ac6bcb2a5c5.txt")
 OUT = os.path.join(HERE, "..", "tests", "data", "tricks-note.jsonl")
@@ -40,13 +42,6 @@ def card_text(card):
     suit, rank = card
     return "JQKA"[rank] + suit
 
-
-def fnv1a64(data, h):
-    """64-bit FNV-1a, the digest the Rust test computes too."""
-    for byte in data:
-        h ^= byte
-        h = (h * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
-    return h
 
 
 def walk(game, state, acc):
@@ -86,7 +81,7 @@ def main():
             state.stock = cards[8:]
             parts = [cards[:4], cards[4:8], cards[8:]]
             deal = " | ".join(" ".join(card_text(c) for c in p) for p in parts)
-            acc = {"digest": 0xCBF29CE484222325, "lines": 0, "total": 0.0}
+            acc = {"digest": FNV_OFFSET, "lines": 0, "total": 0.0}
             walk(tricks, state, acc)
             record = {"deal": deal, "tree_digest": f"{acc['digest']:016x}",
                       "lines": acc["lines"], "first_player_total": acc["total"]}

@@ -29,6 +29,7 @@ import random
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fnv import FNV_OFFSET, fnv1a64  # noqa: E402
 from openspiel_common import openspiel_state  # noqa: E402
 
 DIRECTIONS = ["none", "left", "across", "right"]
@@ -39,13 +40,6 @@ POINT_CARDS = [r + "H" for r in RANKS] + ["QS"]
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data",
                    "hearts-openspiel.jsonl")
 
-
-def fnv1a64(data, h=0xCBF29CE484222325):
-    """64-bit FNV-1a, the digest the Rust test computes too."""
-    for byte in data:
-        h ^= byte
-        h = (h * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
-    return h
 
 
 def decision_line(player, legal):
@@ -111,7 +105,7 @@ def play(pyspiel_game, index, seed, show=False):
     hands = deal_hands(rng, stacked_seat, leader)
     deal = " | ".join(" ".join(h) for h in hands)
     state = openspiel_state(pyspiel_game, deal, direction=direction)
-    moves, digest, decisions = [], 0xCBF29CE484222325, 0
+    moves, digest, decisions = [], FNV_OFFSET, 0
     while not state.is_terminal():
         player = state.current_player()
         actions = {state.action_to_string(a): a for a in state.legal_actions()}
