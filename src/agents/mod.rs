@@ -36,6 +36,10 @@ pub struct Decision<M> {
     pub nodes: u64,
     /// True when a tree ran out of room during the search and stopped growing.
     pub tree_full: bool,
+    /// True when the exact endgame's solver node limit (`endgame_nodes`) cut this decision's
+    /// solving short: the deals solved before the limit decided, or none was solved and the
+    /// tree decided instead.
+    pub endgame_cut: bool,
 }
 
 impl<M> Decision<M> {
@@ -48,6 +52,7 @@ impl<M> Decision<M> {
             children: Vec::new(),
             nodes: 0,
             tree_full: false,
+            endgame_cut: false,
         }
     }
 }

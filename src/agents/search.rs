@@ -253,8 +253,14 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
         } else {
             None
         };
+        // Whether the endgame's node limit cut this decision's solving short.
+        let mut endgame_cut = false;
         if self.hybrid {
             let solver = &mut self.solver;
+            // The limit's flag is per decision.
+            if let Some(s) = solver.as_mut() {
+                s.reset_nodes();
+            }
             let inference = self.searcher.config().inference;
             let (observer, history) = (view.observer(), view.history());
             // The pasts a rewind draws (Bisca's) come from a copy of the generator, so the
@@ -282,8 +288,10 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
                 }
                 (None, None) => None,
             };
+            endgame_cut = self.solver.as_ref().is_some_and(Solver::hit_node_limit);
             if let Some(mut d) = decision {
                 d.elapsed = start.elapsed();
+                d.endgame_cut = endgame_cut;
                 return Ok(d);
             }
         }
@@ -362,6 +370,7 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
             children,
             nodes: result.nodes,
             tree_full: result.tree_full,
+            endgame_cut,
         })
     }
 }

@@ -461,6 +461,7 @@ impl<G: HiddenInfo, P: TurnPlanner<G>> super::Agent<G> for TurnAgent<G, P> {
             children: plan.children,
             nodes: plan.nodes,
             tree_full: plan.tree_full,
+            endgame_cut: false,
         })
     }
 }

@@ -217,6 +217,12 @@ pub fn format_report(r: &MatchReport) -> String {
             (a, b) => format!("; TREE FULL (stopped growing) in A {a}, B {b} decisions"),
         }
     );
+    if r.a.endgame_cuts + r.b.endgame_cuts > 0 {
+        out += &format!(
+            "  endgame solving cut short by its node limit (endgame_nodes) in A {}, B {} decisions\n",
+            r.a.endgame_cuts, r.b.endgame_cuts
+        );
+    }
     if let Some(d) = r.sprt {
         out += &format!("  SPRT: {d:?}\n");
     }

@@ -168,10 +168,10 @@ impl Table<'_> {
         while !state.is_terminal() {
             let seat = state.current_seat();
             let start = std::time::Instant::now();
-            let (mv, iterations, nodes) = if seat == me {
+            let (mv, iterations, nodes, tree_full, endgame_cut) = if seat == me {
                 self.show(&state, me, &seen[trick_start..], &seen)?;
                 let mv = self.ask(&state, me, adviser.as_mut(), &mut hint_rng)?;
-                (mv, 0, 0)
+                (mv, 0, 0, false, false)
             } else {
                 let agent = engines[seat]
                     .as_mut()
@@ -184,7 +184,7 @@ impl Table<'_> {
                     )
                     .map_err(|e| Stop::Fail(format!("agent in seat {seat}: {e}")))?;
                 agent.release_memory();
-                (d.mv, d.iterations, d.nodes)
+                (d.mv, d.iterations, d.nodes, d.tree_full, d.endgame_cut)
             };
             let visible = state.next_move_seen_by(me);
             let tricks_before = state.tricks_completed();
@@ -195,7 +195,8 @@ impl Table<'_> {
                 iterations,
                 micros: start.elapsed().as_micros() as u64,
                 nodes,
-                tree_full: false,
+                tree_full,
+                endgame_cut,
             });
             let text = visible.then(|| mv.to_string());
             if seat == me {

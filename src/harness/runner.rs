@@ -36,6 +36,9 @@ pub struct MoveRecord {
     /// True when the search tree ran out of room during the decision.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub tree_full: bool,
+    /// True when the endgame solver's node limit cut the decision's solving short.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub endgame_cut: bool,
 }
 
 /// One finished game: everything needed to replay it or to recompute the match statistics.
@@ -119,6 +122,9 @@ pub struct SideTotals {
     /// Decisions whose search tree ran out of room.
     #[serde(default)]
     pub full_trees: u64,
+    /// Decisions whose endgame solving the solver's node limit cut short.
+    #[serde(default)]
+    pub endgame_cuts: u64,
     /// The most tree nodes any one decision used.
     #[serde(default)]
     pub max_nodes: u64,
@@ -160,6 +166,7 @@ impl SideTotals {
         self.iterations += o.iterations;
         self.micros += o.micros;
         self.full_trees += o.full_trees;
+        self.endgame_cuts += o.endgame_cuts;
         self.max_nodes = self.max_nodes.max(o.max_nodes);
         self.points += o.points;
         self.units += o.units;
@@ -235,6 +242,7 @@ impl MatchReport {
                     totals.iterations += m.iterations;
                     totals.micros += m.micros;
                     totals.full_trees += u64::from(m.tree_full);
+                    totals.endgame_cuts += u64::from(m.endgame_cut);
                     totals.max_nodes = totals.max_nodes.max(m.nodes);
                 }
             }
@@ -387,6 +395,7 @@ pub fn play_game<G: GameDef>(
             micros,
             nodes: d.nodes,
             tree_full: d.tree_full,
+            endgame_cut: d.endgame_cut,
         });
         for (s, list) in seen.iter_mut().enumerate() {
             list.push((seat, state.next_move_seen_by(s).then_some(d.mv)));

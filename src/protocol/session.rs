@@ -455,6 +455,7 @@ impl<G: GameDef> Session for GameSession<G> {
         m.insert("iterations".into(), json!(d.iterations));
         m.insert("nodes".into(), json!(d.nodes));
         m.insert("tree_full".into(), json!(d.tree_full));
+        m.insert("endgame_cut".into(), json!(d.endgame_cut));
         m.insert(
             "time_ms".into(),
             json!((d.elapsed.as_secs_f64() * 1e6).round() / 1e3),

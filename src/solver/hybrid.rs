@@ -480,6 +480,7 @@ impl<M: TreeMove + PartialEq> Tallies<M> {
             children,
             nodes: 0,
             tree_full: false,
+            endgame_cut: false,
         })
     }
 }

@@ -49,6 +49,9 @@ pub struct Solver {
     watch: Option<Watch>,
     /// Why the solve in progress gave up, if it did.
     abort: Option<Abort>,
+    /// Whether a solve since the last [`reset_nodes`](Self::reset_nodes) gave up at the node
+    /// limit (a decision's report says so).
+    limit_hit: bool,
     /// Without the table and the equivalent-card reduction (alpha-beta alone): for checking
     /// and measuring what those two change.
     plain: bool,
@@ -89,6 +92,7 @@ impl Solver {
             next_check: u64::MAX,
             watch: None,
             abort: None,
+            limit_hit: false,
             plain: false,
             last: [None; 64],
         }
@@ -154,6 +158,7 @@ impl Solver {
     fn checkpoint(&mut self) {
         if self.nodes >= self.node_limit {
             self.abort = Some(Abort::NodeLimit);
+            self.limit_hit = true;
         } else if let Some(w) = &mut self.watch
             && !(w.report)(self.nodes)
         {
@@ -167,10 +172,17 @@ impl Solver {
         self.nodes
     }
 
-    /// Sets the node counter back to zero.
+    /// Sets the node counter back to zero and forgets that the node limit was hit.
     pub fn reset_nodes(&mut self) {
         self.nodes = 0;
+        self.limit_hit = false;
         self.arm();
+    }
+
+    /// True when a solve since the solver was made (or since [`reset_nodes`](Self::reset_nodes))
+    /// gave up at the node limit, rather than finishing or being stopped by its watch.
+    pub fn hit_node_limit(&self) -> bool {
+        self.limit_hit
     }
 
     fn start<G: Solvable>(&mut self, state: &G) -> Result<(), SolveError> {

@@ -138,10 +138,24 @@ fn a_node_limit_is_an_error_not_a_wrong_value() {
     let mut rng = rng_from_seed(7);
     let g = Sueca::new_game(&config::<Sueca>("sueca"), &mut rng);
     let mut solver = Solver::new(8).with_node_limit(1000);
+    assert!(!solver.hit_node_limit());
     assert!(matches!(
         solver.value(&g, 0),
         Err(super::SolveError::NodeLimit(_))
     ));
+    // Said until the count is reset (a decision's report reads it).
+    assert!(solver.hit_node_limit());
+    solver.reset_nodes();
+    assert!(!solver.hit_node_limit());
+    // A solve stopped by its watch did not reach the limit.
+    let mut stopped = Solver::new(8)
+        .with_node_limit(1000)
+        .with_watch(16, |_| false);
+    assert!(matches!(
+        stopped.value(&g, 0),
+        Err(super::SolveError::Stopped(_))
+    ));
+    assert!(!stopped.hit_node_limit());
 }
 
 /// A solver watch that records the node counts it is called with and always answers

@@ -3,7 +3,7 @@
 
 use cardsearch::games::{self, GameDef, GameVisitor};
 use cardsearch::harness::runner::{GameRecord, MatchObserver};
-use cardsearch::harness::{Lineup, MatchConfig, MatchReport, run_match};
+use cardsearch::harness::{Lineup, MatchConfig, MatchReport, Side, run_match};
 use cardsearch::{Budget, Spec};
 
 struct Collect(Vec<GameRecord>);
@@ -86,4 +86,61 @@ fn identical_agents_score_even_within_the_interval() {
             "{game}: interval too wide to mean anything: {lo}..{hi}"
         );
     }
+}
+
+#[test]
+fn the_report_counts_decisions_whose_endgame_solving_was_cut_short() {
+    // A limit of one node cuts every solve short, so every decision of A's that reaches the
+    // solver is counted, in its move record and in the report; B never solves. With a limit
+    // far above what a Tricks deal needs, no decision is cut.
+    let cut_of = |r: &MatchReport, g: &[GameRecord], side: Side| {
+        let logged = g
+            .iter()
+            .flat_map(|g| {
+                g.moves
+                    .iter()
+                    .filter(move |m| g.seats.get(m.seat) == Some(&side) && m.endgame_cut)
+            })
+            .count() as u64;
+        let total = match side {
+            Side::A => r.a.endgame_cuts,
+            Side::B => r.b.endgame_cuts,
+        };
+        assert_eq!(total, logged, "the report counts what the records say");
+        total
+    };
+    let (r, g) = run(config(
+        "tricks",
+        "ismcts:endgame=20,endgame_nodes=1",
+        "ismcts",
+        3,
+        1,
+    ));
+    // Forced moves are played without search or solve; every other decision is cut.
+    let a_choices = g
+        .iter()
+        .flat_map(|g| {
+            g.moves
+                .iter()
+                .filter(move |m| g.seats.get(m.seat) == Some(&Side::A) && m.iterations > 0)
+        })
+        .count() as u64;
+    assert!(a_choices > 0);
+    assert_eq!(cut_of(&r, &g, Side::A), a_choices);
+    assert_eq!(cut_of(&r, &g, Side::B), 0);
+    let text = cardsearch::cli::match_cmd::format_report(&r);
+    assert!(
+        text.contains("cut short by its node limit (endgame_nodes) in A "),
+        "{text}"
+    );
+    let (r, g) = run(config(
+        "tricks",
+        "ismcts:endgame=20,endgame_nodes=100000000",
+        "ismcts",
+        3,
+        1,
+    ));
+    assert_eq!(cut_of(&r, &g, Side::A), 0);
+    let text = cardsearch::cli::match_cmd::format_report(&r);
+    assert!(!text.contains("cut short by its node limit"), "{text}");
 }

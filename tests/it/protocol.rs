@@ -1103,3 +1103,41 @@ fn tree_reuse_survives_between_gos_of_one_game() {
         }
     }
 }
+
+#[test]
+fn a_go_says_when_the_endgame_node_limit_cut_its_solving_short() {
+    // A whole Sueca deal in the endgame: 1,000 solver nodes cannot solve one deal of 40 cards,
+    // so the tree decides and the reply says why; near the end the same limit is ample.
+    let mut engine = Engine::new();
+    ask_ok(
+        &mut engine,
+        json!({"cmd": "new", "game": "sueca", "seed": 3}),
+    );
+    let go = json!({"cmd": "go", "agent": "ismcts:endgame=40,endgame_nodes=1000",
+                    "iterations": 100, "seed": 1});
+    let first = ask_ok(&mut engine, go.clone());
+    assert_eq!(first["endgame_cut"], true, "{first}");
+    assert_eq!(first["iterations"], 100, "the tree decided: {first}");
+    let plain = ask_ok(
+        &mut engine,
+        json!({"cmd": "go", "agent": "ismcts", "iterations": 100, "seed": 1}),
+    );
+    assert_eq!(plain["endgame_cut"], false, "{plain}");
+    // Play on to the last two tricks (8 cards), then ask again.
+    for _ in 0..32 {
+        let reply = ask_ok(
+            &mut engine,
+            json!({"cmd": "go", "agent": "random", "play": true}),
+        );
+        assert_eq!(reply["endgame_cut"], false);
+    }
+    let late = ask_ok(&mut engine, go);
+    assert_eq!(late["endgame_cut"], false, "{late}");
+    // Decided by the solver: every move was valued in every deal solved.
+    let children = late["children"].as_array().unwrap();
+    assert!(children.len() >= 2, "a forced move tests nothing: {late}");
+    assert!(
+        children.iter().all(|c| c["visits"] == late["iterations"]),
+        "{late}"
+    );
+}

@@ -133,6 +133,7 @@ impl<G: HiddenInfo, A: PentagoAgent> Agent<G> for OnPentago<A> {
                 .collect(),
             nodes: d.nodes,
             tree_full: d.tree_full,
+            endgame_cut: d.endgame_cut,
         })
     }
 }

@@ -346,6 +346,7 @@ impl PentagoAgent for StrongAgent {
             children: result.children,
             nodes: result.nodes,
             tree_full: result.tree_full,
+            endgame_cut: false,
         })
     }
 }

@@ -348,6 +348,7 @@ impl PentagoAgent for StudentAgent {
             children,
             nodes: self.nodes.len() as u64,
             tree_full: self.full,
+            endgame_cut: false,
         })
     }
 }
