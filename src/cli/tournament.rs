@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::match_cmd::{budget_line, has_own_budget};
+use super::match_cmd::{budget_line, names_own_budget};
 use super::series::{SeriesArgs, write_json};
 use crate::games::{self, GameDef, GameVisitor};
 use crate::harness::plot::ratings_svg;
@@ -125,25 +125,28 @@ impl GameVisitor for TournamentVisitor<'_> {
 pub fn run(args: &TournamentArgs) -> Result<(), String> {
     let mut cfg = args.config()?;
     cfg.stop = Some(super::interrupt_signal());
-    let own: Vec<bool> = cfg.agents.iter().map(has_own_budget).collect();
-    let header = format!(
-        "{}: {} agents, {}, {} deals per pairing, {}, seed {}{}",
-        cfg.game,
+    let format = match cfg.format {
+        Format::RoundRobin => "round robin",
+        Format::Gauntlet => "gauntlet",
+    };
+    let (game, budget) = (cfg.game.clone(), cfg.budget.describe());
+    let lead = format!(
+        "{game}: {} agents, {format}, {} deals per pairing",
         cfg.agents.len(),
-        match cfg.format {
-            Format::RoundRobin => "round robin",
-            Format::Gauntlet => "gauntlet",
-        },
-        cfg.deals,
-        budget_line(&cfg.budget.describe(), &own),
+        cfg.deals
+    );
+    let tail = format!(
+        "seed {}{}",
         cfg.seed,
         cfg.shard
             .map_or(String::new(), |(i, n)| format!(", shard {i}/{n}"))
     );
-    let game = cfg.game.clone();
     let report =
         games::dispatch(&game, TournamentVisitor { args, cfg }).map_err(|e| e.to_string())??;
-    println!("{header}");
+    // Which agents searched with their own budget, from their full specs, as `merge` reads them
+    // from the logs: a budget that is an agent's own default (pentago-student's) counts too.
+    let own: Vec<bool> = report.agents.iter().map(|a| names_own_budget(a)).collect();
+    println!("{lead}, {}, {tail}", budget_line(&budget, &own));
     print!("{}", format_tournament(&report));
     write_outputs(
         &report,
