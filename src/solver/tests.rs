@@ -601,28 +601,46 @@ fn outside_the_endgame_the_hybrid_leaves_the_decision_to_the_tree() {
 #[test]
 fn endgame_agents_play_whole_games_and_reject_games_without_a_solver() {
     use crate::agents;
-    fn play<G: GameDef>(game: &str, spec: &str) {
+    /// Plays a whole game by `spec` in every seat; returns whether the endgame's node limit
+    /// cut each decision that had a choice.
+    fn play<G: GameDef>(game: &str, spec: &str) -> Vec<bool> {
         let config = config::<G>(game);
         let mut agent = agents::build::<G>(&spec.parse().unwrap()).unwrap();
         let mut rng = rng_from_seed(47);
         let mut g = G::new_game(&config, &mut rng);
+        let mut cut = Vec::new();
         while !g.is_terminal() {
             let seat = g.current_seat();
             let d = agent
                 .choose(View::new(&g, seat), Budget::iterations(200), &mut rng)
                 .unwrap();
             assert!(g.legal_moves().contains(d.mv));
+            if g.legal_moves().len() > 1 {
+                cut.push(d.endgame_cut);
+            }
             g.play(d.mv);
         }
+        cut
     }
-    play::<Sueca>("sueca", "ismcts:endgame=thesis,endgame_pick=vote");
-    play::<Hearts>("hearts", "pimc:endgame=10,dets=4");
-    play::<Bisca>("bisca", "ismcts:endgame=thesis,leaf_solve=6");
-    play::<Tricks>("tricks", "uct:endgame=6");
-    play::<Sueca>("sueca", "ismcts:leaf_solve=8");
+    // Endgames of the thesis's size fit the default node limit.
+    for cut in [
+        play::<Sueca>("sueca", "ismcts:endgame=thesis,endgame_pick=vote"),
+        play::<Hearts>("hearts", "pimc:endgame=10,dets=4"),
+        play::<Bisca>("bisca", "ismcts:endgame=thesis,leaf_solve=6"),
+        play::<Tricks>("tricks", "uct:endgame=6"),
+        play::<Sueca>("sueca", "ismcts:leaf_solve=8"),
+    ] {
+        assert!(!cut.contains(&true), "{cut:?}");
+    }
     // The whole deal in the endgame: without a node limit the first decisions would each
-    // solve Hearts deals of 52 cards (days); with it, the tree decides until deals fit.
-    play::<Hearts>("hearts", "ismcts:endgame=52,endgame_nodes=100000");
+    // solve Hearts deals of 52 cards (days); with it, the tree decides until deals fit, and
+    // the decisions say so.
+    let cut = play::<Hearts>("hearts", "ismcts:endgame=52,endgame_nodes=100000");
+    assert_eq!(
+        (cut.first(), cut.last()),
+        (Some(&true), Some(&false)),
+        "{cut:?}"
+    );
     let e = agents::build::<crate::games::CoinGuess>(&"ismcts:endgame=4".parse().unwrap()).err();
     assert!(e.unwrap().0.contains("exact solver"));
     let e = agents::build::<Tricks>(&"ismcts:endgame=thesis".parse().unwrap()).err();
