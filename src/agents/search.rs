@@ -257,10 +257,6 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
         let mut endgame_cut = false;
         if self.hybrid {
             let solver = &mut self.solver;
-            // The limit's flag is per decision.
-            if let Some(s) = solver.as_mut() {
-                s.reset_nodes();
-            }
             let inference = self.searcher.config().inference;
             let (observer, history) = (view.observer(), view.history());
             // The pasts a rewind draws (Bisca's) come from a copy of the generator, so the
@@ -288,6 +284,7 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
                 }
                 (None, None) => None,
             };
+            // The hybrid clears the solver's flag at the start of each decision.
             endgame_cut = self.solver.as_ref().is_some_and(Solver::hit_node_limit);
             if let Some(mut d) = decision {
                 d.elapsed = start.elapsed();

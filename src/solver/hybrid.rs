@@ -299,6 +299,11 @@ pub fn decide_weightings<G: Game, S: DealSampler<G>, const K: usize>(
     rng: &mut Rng,
 ) -> Option<[Option<Decision<G::Move>>; K]> {
     let start = Instant::now();
+    // The node count and whether the limit was hit are this decision's, whatever it returns:
+    // a caller reads `hit_node_limit` afterwards to report a decision cut short.
+    if let Some(s) = solver.as_mut() {
+        s.reset_nodes();
+    }
     let ops = G::exact()?;
     // Any consistent deal tells how many cards are left and whether the solver applies: both
     // are public facts. A copy of the generator keeps the decision's own draws unchanged.
@@ -312,7 +317,6 @@ pub fn decide_weightings<G: Game, S: DealSampler<G>, const K: usize>(
     // the decision's nodes are counted against its node limit, and the solver itself looks at
     // the clock and the stop signal as it goes, so a time budget holds within a fraction of a
     // millisecond. A deal cut short is not counted, and no deal after it is tried.
-    solver.reset_nodes();
     solver.set_node_limit(config.node_limit(budget).unwrap_or(u64::MAX));
     let (time, stop) = (budget.time, budget.stop.clone());
     if time.is_some() || stop.is_some() {
