@@ -100,6 +100,21 @@ impl Spec {
         }
     }
 
+    /// A typed option that may also be `auto`: `None` when absent or `auto`, the value
+    /// otherwise; a value that is neither is an error.
+    pub fn get_or_auto<T: FromStr>(&self, key: &str) -> Result<Option<T>, SpecError> {
+        match self.raw(key) {
+            None | Some("auto") => Ok(None),
+            Some(v) => v.parse().map(Some).map_err(|_| {
+                SpecError(format!(
+                    "{}: option {key}={v} must be a {} or `auto`",
+                    self.name,
+                    short_type_name::<T>()
+                ))
+            }),
+        }
+    }
+
     /// A seat option: an integer below `seats`.
     pub fn seat(&self, key: &str, default: usize, seats: usize) -> Result<usize, SpecError> {
         let seat = self.get(key, default)?;

@@ -664,10 +664,9 @@ impl SearchConfig {
             Algorithm::Pimc { dets, .. } => dets as u64,
             _ => 1,
         };
-        let max_nodes = match spec.raw("max_nodes") {
-            None | Some("auto") => None,
-            Some(_) => {
-                let n: u64 = spec.get("max_nodes", 0u64)?;
+        let max_nodes = match spec.get_or_auto::<u64>("max_nodes")? {
+            None => None,
+            Some(n) => {
                 if n <= roots || n > MAX_CAPACITY as u64 {
                     return Err(err(format!(
                         "max_nodes={n} must be above the number of roots ({roots}) and at most {}",

@@ -181,20 +181,11 @@ impl EndgameConfig {
                 limits::MAX_LEAF_SOLVE_CARDS
             )));
         }
-        let nodes = match spec.raw("endgame_nodes") {
-            None | Some("auto") => None,
-            Some(text) => {
-                let n: u64 = text.parse().map_err(|_| {
-                    SpecError(format!(
-                        "{}: option endgame_nodes={text} must be a number of nodes or `auto`",
-                        spec.name
-                    ))
-                })?;
-                limits::positive_at_most("endgame_nodes", n, limits::MAX_ENDGAME_NODES)
-                    .map_err(|e| SpecError(format!("{}: {e}", spec.name)))?;
-                Some(n)
-            }
-        };
+        let nodes: Option<u64> = spec.get_or_auto("endgame_nodes")?;
+        if let Some(n) = nodes {
+            limits::positive_at_most("endgame_nodes", n, limits::MAX_ENDGAME_NODES)
+                .map_err(|e| SpecError(format!("{}: {e}", spec.name)))?;
+        }
         Ok(EndgameConfig {
             cards,
             pick,
