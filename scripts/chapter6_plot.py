@@ -1,13 +1,20 @@
 #!/usr/bin/env python3
-"""The chapter-6 tables of docs/results.md as one SVG: each row's Elo with its 95% interval.
+"""The chapter-6 results of docs/results.md as two SVG plots.
 
 Usage: scripts/chapter6_plot.py [--results docs/results.md] [--out docs/data/ch6/chapter6.svg]
+                                [--reports docs/data/ch6] [--constants-out FILE]
 
 Reads the tables of the section "The thesis's chapter 6 at its own settings" (the 300-deal
 tables of each game and the later tables of rows rerun over 1,000 deals) and draws, per game,
 every row of scripts/chapter6.sh with the largest number of deals the section has for it. A
 filled dot is a row over 1,000 deals, an open one over 300; dark rows have an interval that
 excludes 0 Elo. Head-to-head rows, which have no plain-ISMCTS side, are left out.
+
+The second plot (`--constants-out`, by default chapter6-constants.svg beside the first) is the
+exploration-constant sweeps as the thesis drew them (its figures 6.5 and 6.6): per game, the
+Elo of each reward (PWL, WL, SD) at each c against the same reward at c = 0.7, with 95%
+intervals, read from the match reports in `--reports` (GAME-cC.txt, GAME-wl-cC.txt,
+GAME-sd-cC.txt, each `-1000deals` where there is one).
 """
 import argparse
 import os
@@ -151,10 +158,108 @@ def svg(rows):
             + "\n".join(parts) + "\n</svg>\n")
 
 
+REPORT = re.compile(r"A mean score [\d.]+ ± [\d.]+ \(95% CI [\d.]+–[\d.]+\), Elo "
+                    r"([+-]?\d+) \(([+-]?\d+) … ([+-]?\d+)\), (\d+) deals")
+REWARDS = [("pwl", "", "#222"), ("wl", "wl-", "#1f4e9c"), ("sd", "sd-", "#d9730d")]
+CONSTANTS = ["0", "0.25", "0.5", "1.0", "1.5", "1.75", "2.0"]
+
+
+def read_sweeps(folder):
+    """{(game, reward, c): (deals, elo, low, high)} from the match reports in `folder`."""
+    sweeps = {}
+    for game in GAMES:
+        for reward, prefix, _ in REWARDS:
+            for c in CONSTANTS:
+                for suffix in ("-1000deals", ""):
+                    path = os.path.join(folder, f"{game.lower()}-{prefix}c{c}{suffix}.txt")
+                    if os.path.exists(path):
+                        m = REPORT.search(open(path, encoding="utf-8").read())
+                        if m is None:
+                            raise ValueError(f"{path}: no score line")
+                        sweeps[(game, reward, float(c))] = (
+                            int(m[4]), int(m[1]), int(m[2]), int(m[3]))
+                        break
+    return sweeps
+
+
+def constants_svg(sweeps):
+    panel_w, panel_h, left, top, gap = 300, 300, 48, 40, 20
+    parts, x0 = [], 0
+    for game in GAMES:
+        points = {k: v for k, v in sweeps.items() if k[0] == game}
+        if not points:
+            continue
+        lows = [v[2] for v in points.values()] + [0]
+        highs = [v[3] for v in points.values()] + [0]
+        step = nice_step(max(highs) - min(lows))
+        y_min = step * (min(lows) // step)
+        y_max = step * -(-max(highs) // step)
+
+        def px(c):
+            return x0 + left + (panel_w - left - 10) * c / 2.0
+
+        def py(elo):
+            return top + (panel_h - top - 30) * (y_max - elo) / (y_max - y_min)
+
+        parts.append(f'<text x="{x0 + left}" y="18" font-weight="bold">{game}</text>')
+        for tick in range(y_min, y_max + 1, step):
+            parts.append(f'<line x1="{px(0):.1f}" y1="{py(tick):.1f}" x2="{px(2):.1f}" '
+                         f'y2="{py(tick):.1f}" stroke="{"#888" if tick == 0 else "#e4e4e4"}"/>')
+            parts.append(f'<text x="{px(0) - 4:.1f}" y="{py(tick) + 3:.1f}" font-size="10" '
+                         f'text-anchor="end">{tick}</text>')
+        for c in (0, 0.5, 1.0, 1.5, 2.0):
+            parts.append(f'<text x="{px(c):.1f}" y="{py(y_min) + 14:.1f}" font-size="10" '
+                         f'text-anchor="middle">{c:g}</text>')
+        parts.append(f'<line x1="{px(0.7):.1f}" y1="{py(y_max):.1f}" x2="{px(0.7):.1f}" '
+                     f'y2="{py(y_min):.1f}" stroke="#888" stroke-dasharray="3,3"/>')
+        for i, (reward, _, colour) in enumerate(REWARDS):
+            # The three rewards side by side at each c, so their intervals do not overlap.
+            shift = (i - 1) * 0.035
+            series = sorted((c, v) for (g, r, c), v in points.items() if r == reward)
+            series.append((0.7, (0, 0, 0, 0)))
+            series.sort()
+            line = " ".join(f"{px(c + shift):.1f},{py(v[1]):.1f}" for c, v in series)
+            parts.append(f'<polyline points="{line}" fill="none" stroke="{colour}" '
+                         f'stroke-width="1.2" opacity="0.7"/>')
+            for c, (deals, elo, low, high) in series:
+                if deals == 0:
+                    continue
+                x = px(c + shift)
+                parts.append(f'<line x1="{x:.1f}" y1="{py(low):.1f}" x2="{x:.1f}" '
+                             f'y2="{py(high):.1f}" stroke="{colour}" stroke-width="1.5"/>')
+                fill = colour if deals >= 1000 else "white"
+                parts.append(f'<circle cx="{x:.1f}" cy="{py(elo):.1f}" r="3" fill="{fill}" '
+                             f'stroke="{colour}" stroke-width="1.3"/>')
+        x0 += panel_w + gap
+    width = x0
+    legend = [f'<tspan fill="{colour}">■ {reward.upper()}</tspan>' for reward, _, colour in REWARDS]
+    parts.append(f'<text x="10" y="{panel_h + 12}" font-size="11">Elo (95% interval) of each '
+                 f'reward at exploration constant c against the same reward at c = 0.7 (dashed), '
+                 f'2,500 iterations: {" ".join(legend)}</text>')
+    parts.append(f'<text x="10" y="{panel_h + 28}" font-size="10">filled: 1,000 deals; '
+                 f'open: 300 deals. docs/results.md, "The thesis\'s constant sweeps for WL and '
+                 f'SD" and the chapter-6 tables (PWL)</text>')
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{panel_h + 36}" '
+            f'font-family="sans-serif">\n<rect width="100%" height="100%" fill="white"/>\n'
+            + "\n".join(parts) + "\n</svg>\n")
+
+
+def write(path, text):
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as e:
+        sys.exit(f"cannot write {path}: {e.strerror}")
+    print(f"wrote {path}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--results", default=os.path.join(ROOT, "docs", "results.md"))
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "data", "ch6", "chapter6.svg"))
+    ap.add_argument("--reports", default=os.path.join(ROOT, "docs", "data", "ch6"))
+    ap.add_argument("--constants-out", help="the sweeps' plot (default: chapter6-constants.svg "
+                    "beside --out)")
     args = ap.parse_args()
     try:
         text = open(args.results, encoding="utf-8").read()
@@ -164,15 +269,20 @@ def main():
     if not rows:
         sys.exit(f"{args.results}: no chapter-6 rows found")
     try:
-        with open(args.out, "w", encoding="utf-8") as f:
-            f.write(svg(rows))
-    except OSError as e:
-        sys.exit(f"cannot write {args.out}: {e.strerror}")
+        sweeps = read_sweeps(args.reports)
+    except (OSError, ValueError) as e:
+        sys.exit(str(e))
+    if not sweeps:
+        sys.exit(f"{args.reports}: no constant-sweep reports (GAME-cC.txt, GAME-wl-cC.txt, …)")
     for game in GAMES:
         n = sum(1 for g, _ in rows if g == game)
         big = sum(1 for (g, _), r in rows.items() if g == game and r[0] >= 1000)
-        print(f"{game}: {n} rows, {big} over 1,000 deals")
-    print(f"wrote {args.out}")
+        swept = sum(1 for g, _, _ in sweeps if g == game)
+        print(f"{game}: {n} rows, {big} over 1,000 deals; {swept} constant-sweep points")
+    write(args.out, svg(rows))
+    constants_out = args.constants_out or os.path.join(os.path.dirname(args.out),
+                                                       "chapter6-constants.svg")
+    write(constants_out, constants_svg(sweeps))
 
 
 if __name__ == "__main__":
