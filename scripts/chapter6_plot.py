@@ -104,14 +104,24 @@ def label_of(key, label):
     return f"{short}, c {c[1]}" if key in ("wl", "sd", "mix") and c else short
 
 
-def nice_step(span):
-    for step in (5, 10, 20, 25, 50, 100):
-        if span / step <= 8:
-            return step
-    return 200
+def axis(lows, highs, pad):
+    """An Elo axis covering 0 and every interval: (low end, high end, tick step), the ends on
+    ticks; with `pad`, an end that falls on a tick gets one more step of room."""
+    low, high = min(lows + [0]), max(highs + [0])
+    step = next((s for s in (5, 10, 20, 25, 50, 100) if (high - low) / s <= 8), 200)
+    start = step * (low // step) - (step if pad and low % step == 0 else 0)
+    end = step * -(-high // step) + (step if pad and high % step == 0 else 0)
+    return start, end, step
 
 
-def svg(rows):
+def document(width, height, parts):
+    """A white SVG page of the given size holding the elements `parts`."""
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'font-family="sans-serif">\n<rect width="100%" height="100%" fill="white"/>\n'
+            + "\n".join(parts) + "\n</svg>\n")
+
+
+def rows_svg(rows):
     label_w, plot_w, row_h, head_h = 250, 420, 17, 44
     width = label_w + plot_w + 200
     parts, y = [], 10
@@ -119,11 +129,8 @@ def svg(rows):
         keys = [k for k in ORDER if (game, k) in rows]
         if not keys:
             continue
-        lows = [rows[(game, k)][2] for k in keys] + [0]
-        highs = [rows[(game, k)][3] for k in keys] + [0]
-        step = nice_step(max(highs) - min(lows))
-        x_min = step * ((min(lows) // step) - (1 if min(lows) % step == 0 else 0))
-        x_max = step * (-(-max(highs) // step) + (1 if max(highs) % step == 0 else 0))
+        x_min, x_max, step = axis([rows[(game, k)][2] for k in keys],
+                                  [rows[(game, k)][3] for k in keys], pad=True)
 
         def x(elo):
             return label_w + plot_w * (elo - x_min) / (x_max - x_min)
@@ -153,9 +160,7 @@ def svg(rows):
     legend = ('filled: 1,000 deals; open: 300 deals; blue: the interval excludes 0. '
               'docs/results.md, "The thesis\'s chapter 6 at its own settings"')
     parts.append(f'<text x="10" y="{y + 4}" font-size="10">{legend}</text>')
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{y + 14}" '
-            f'font-family="sans-serif">\n<rect width="100%" height="100%" fill="white"/>\n'
-            + "\n".join(parts) + "\n</svg>\n")
+    return document(width, y + 14, parts)
 
 
 REPORT = re.compile(r"A mean score [\d.]+ ± [\d.]+ \(95% CI [\d.]+–[\d.]+\), Elo "
@@ -189,11 +194,8 @@ def constants_svg(sweeps):
         points = {k: v for k, v in sweeps.items() if k[0] == game}
         if not points:
             continue
-        lows = [v[2] for v in points.values()] + [0]
-        highs = [v[3] for v in points.values()] + [0]
-        step = nice_step(max(highs) - min(lows))
-        y_min = step * (min(lows) // step)
-        y_max = step * -(-max(highs) // step)
+        y_min, y_max, step = axis([v[2] for v in points.values()],
+                                  [v[3] for v in points.values()], pad=False)
 
         def px(c):
             return x0 + left + (panel_w - left - 10) * c / 2.0
@@ -239,9 +241,7 @@ def constants_svg(sweeps):
     parts.append(f'<text x="10" y="{panel_h + 28}" font-size="10">filled: 1,000 deals; '
                  f'open: 300 deals. docs/results.md, "The thesis\'s constant sweeps for WL and '
                  f'SD" and the chapter-6 tables (PWL)</text>')
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{panel_h + 36}" '
-            f'font-family="sans-serif">\n<rect width="100%" height="100%" fill="white"/>\n'
-            + "\n".join(parts) + "\n</svg>\n")
+    return document(width, panel_h + 36, parts)
 
 
 def write(path, text):
@@ -279,7 +279,7 @@ def main():
         big = sum(1 for (g, _), r in rows.items() if g == game and r[0] >= 1000)
         swept = sum(1 for g, _, _ in sweeps if g == game)
         print(f"{game}: {n} rows, {big} over 1,000 deals; {swept} constant-sweep points")
-    write(args.out, svg(rows))
+    write(args.out, rows_svg(rows))
     constants_out = args.constants_out or os.path.join(os.path.dirname(args.out),
                                                        "chapter6-constants.svg")
     write(constants_out, constants_svg(sweeps))
