@@ -82,6 +82,21 @@ pub fn interrupt_signal() -> crate::search::StopSignal {
         .clone()
 }
 
+/// Clap's error as one line: its first line, and where that line ends in a colon (as "the
+/// following required arguments were not provided:" does), the indented lines it introduces.
+fn one_line(clap_error: &str) -> String {
+    let mut lines = clap_error.lines().skip_while(|l| l.trim().is_empty());
+    let first = lines.next().unwrap_or("invalid arguments").trim();
+    if !first.ends_with(':') {
+        return first.to_string();
+    }
+    let listed: Vec<&str> = lines
+        .take_while(|l| l.starts_with(' ') && !l.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    format!("{first} {}", listed.join(", "))
+}
+
 /// Parses the command line and runs it. Returns the process exit code; errors are printed as one
 /// line on stderr.
 pub fn run() -> i32 {
@@ -93,12 +108,7 @@ pub fn run() -> i32 {
                 let _ = e.print();
                 return 0;
             }
-            let text = e.render().to_string();
-            let first = text
-                .lines()
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or("invalid arguments");
-            eprintln!("{} (see --help)", first.trim());
+            eprintln!("{} (see --help)", one_line(&e.render().to_string()));
             return 2;
         }
     };

@@ -28,7 +28,10 @@ pub fn parse_shard_with(
     } else {
         (i.parse().map_err(|_| err())?, count.ok_or_else(err)?)
     };
-    if count == 0 || index >= count {
+    if count == 0 {
+        return Err(format!("--shard {s}: the shard count must be at least 1"));
+    }
+    if index >= count {
         return Err(format!(
             "--shard {s}: shard index {index} is not below the shard count {count}"
         ));
