@@ -664,6 +664,12 @@ pub trait HiddenInfo: Game {
         self.dealt()
     }
 
+    /// True when this game, as configured, can [`HiddenInfo::rewind`] to its deal from any of
+    /// its states (given the moves since): what inference (`infer=N`) needs to weigh deals.
+    fn can_rewind(&self) -> bool {
+        false
+    }
+
     /// One determinization: a uniformly random state consistent with what `observer` knows.
     fn determinize(&self, observer: Seat, rng: &mut Rng) -> Result<Self, DealError> {
         Ok(self.deal_sampler(observer)?.sample(rng))

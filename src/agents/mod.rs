@@ -95,6 +95,13 @@ pub trait Agent<G: HiddenInfo>: Send {
     fn search_trees(&self) -> Option<&[crate::search::Tree<G::Move>]> {
         None
     }
+    /// Whether this agent, as configured, can play the game `state` was dealt in: an error
+    /// names an option the game cannot honour (one it would otherwise ignore in silence).
+    /// Harnesses call it once, with a first deal, before any game is played.
+    fn check_game(&self, state: &G) -> Result<(), String> {
+        let _ = state;
+        Ok(())
+    }
     /// Picks a move. `budget` is the match's default; an agent whose spec sets its own budget
     /// uses that instead. The budget's time includes whatever the agent prepares (samplers,
     /// determinizations) before searching.

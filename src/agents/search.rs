@@ -66,6 +66,9 @@ pub struct SearchAgent<G: HiddenInfo> {
     last_search: Option<(Seat, Vec<Seen<G::Move>>)>,
     /// The subtree of the last search kept for the next one.
     kept: KeptTree<G::Move>,
+    /// `infer=N` was given in the spec itself, not by a preset: a game that cannot replay its
+    /// deals is then an error (a preset's inference just stays off there).
+    inference_asked: bool,
 }
 
 impl<G: HiddenInfo> std::fmt::Debug for SearchAgent<G> {
@@ -111,6 +114,7 @@ impl<G: HiddenInfo> SearchAgent<G> {
             solver: None,
             last_search: None,
             kept: KeptTree::default(),
+            inference_asked: false,
         })
     }
 
@@ -128,7 +132,9 @@ impl<G: HiddenInfo> SearchAgent<G> {
                 spec.name
             )));
         }
-        SearchAgent::new(config)
+        let mut agent = SearchAgent::new(config)?;
+        agent.inference_asked = spec.has("infer");
+        Ok(agent)
     }
 
     /// The configuration.
@@ -206,6 +212,20 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
 
     fn keeps_trees(&self) -> bool {
         self.searcher.config().reuse
+    }
+
+    fn check_game(&self, state: &G) -> Result<(), String> {
+        let inference = &self.searcher.config().inference;
+        // Inference replays the moves since the deal from each candidate; a game that cannot
+        // rewind to its deal (draws it does not trace, passes) leaves every candidate unweighed.
+        if self.inference_asked && inference.is_on() && !state.can_rewind() {
+            return Err(format!(
+                "{}: infer={}: this game cannot replay its deals, so inference would do nothing \
+                 (it works in sueca, hearts without passing and bisca without the exchange)",
+                self.name, inference.candidates
+            ));
+        }
+        Ok(())
     }
 
     fn search_trees(&self) -> Option<&[crate::search::Tree<G::Move>]> {

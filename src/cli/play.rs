@@ -136,7 +136,11 @@ impl Table<'_> {
         let seats: Vec<Side> = (0..n)
             .map(|s| if s == me { Side::A } else { Side::B })
             .collect();
-        let build = |spec: &Spec| agents::build::<G>(spec).map_err(|e| Stop::Fail(e.0));
+        let build = |spec: &Spec| -> Result<Box<dyn Agent<G>>, Stop> {
+            let agent = agents::build::<G>(spec).map_err(|e| Stop::Fail(e.0))?;
+            agent.check_game(&state).map_err(Stop::Fail)?;
+            Ok(agent)
+        };
         let mut engines: Vec<Option<Box<dyn Agent<G>>>> = (0..n)
             .map(|s| (s != me).then(|| build(&self.opponents)).transpose())
             .collect::<Result<_, _>>()?;

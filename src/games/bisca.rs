@@ -743,6 +743,10 @@ impl HiddenInfo for Bisca {
         CardInfoSet::of(self, observer)
     }
 
+    fn can_rewind(&self) -> bool {
+        !self.exchange
+    }
+
     /// Draws the past the state does not keep: which card each seat drew after each trick.
     /// Replaying `history` gives each card's trick and each trick's winner (who drew first);
     /// then, for each seat, the draw slots are filled from the last back, each with a card

@@ -933,6 +933,10 @@ impl HiddenInfo for Hearts {
         CardInfoSet::of(self, observer)
     }
 
+    fn can_rewind(&self) -> bool {
+        self.pass == Pass::None
+    }
+
     /// Without passing, hands change only by plays; a pass moves cards the state no longer
     /// traces, so a deal with passing cannot be rewound.
     fn dealt(&self) -> Option<Hearts> {

@@ -514,6 +514,10 @@ impl HiddenInfo for Sueca {
         CardInfoSet::of(self, observer)
     }
 
+    fn can_rewind(&self) -> bool {
+        true
+    }
+
     fn dealt(&self) -> Option<Sueca> {
         let hands = std::array::from_fn(|s| self.hands[s] | self.played[s]);
         Sueca::from_hands(hands, self.dealer as Seat, self.trump, self.bandeira).ok()

@@ -521,7 +521,9 @@ pub fn run_match_resuming<G: GameDef>(
 ) -> Result<MatchReport, String> {
     let probe: G = deal_for(config, cfg.seed, 0);
     let (n, partners, plan) = seating_plan(&probe, cfg.lineup);
-    build_agents::<G>(&cfg.a, &cfg.b, &plan[0])?;
+    for agent in build_agents::<G>(&cfg.a, &cfg.b, &plan[0])? {
+        agent.check_game(&probe)?;
+    }
     if cfg.deals == 0 {
         return Err("--deals must be at least 1".to_string());
     }

@@ -386,7 +386,21 @@ impl<G: GameDef> Session for GameSession<G> {
         let kept = self.agents.iter().position(|(s, _, _)| *s == seat);
         let mut agent = match kept.map(|i| self.agents.swap_remove(i)) {
             Some((_, text, agent)) if text == agent_text => agent,
-            _ => agents::build::<G>(&spec).map_err(|e| e.0)?,
+            _ => {
+                let agent = agents::build::<G>(&spec).map_err(|e| e.0)?;
+                // A seat's view lends a state by one of its deals; the game's options are
+                // public, so any deal answers for them.
+                let probe = match &self.table {
+                    Table::Full(state) => Some(state.clone()),
+                    Table::View(info) => {
+                        info.sampler().ok().map(|s| s.sample(&mut rng_from_seed(0)))
+                    }
+                };
+                if let Some(state) = &probe {
+                    agent.check_game(state)?;
+                }
+                agent
+            }
         };
         if let Some(n) = go.iterations {
             limits::positive_at_most("iterations", n, limits::MAX_ITERATIONS)?;

@@ -47,6 +47,23 @@ fn bad_input_is_a_one_line_error() {
     assert_clean_error(&["match", "--lineup", "3v1"], "3v1");
     assert_clean_error(&["match", "--frobnicate"], "frobnicate");
     assert_clean_error(&["fly"], "fly");
+    // Clap lists missing arguments on lines of their own; the one line keeps them.
+    assert_clean_error(&["merge"], "were not provided: <LOGS>");
+    assert_clean_error(
+        &["match", "--shard", "0/0"],
+        "shard count must be at least 1",
+    );
+    // An option the game would ignore in silence is an error, before any game is played.
+    assert_clean_error(
+        &[
+            "match",
+            "--game",
+            "hearts:pass=left",
+            "--a",
+            "ismcts:infer=10",
+        ],
+        "infer=10: this game cannot replay its deals",
+    );
     // A games log that cannot be created is named as one to write, not to read.
     assert_clean_error(
         &[

@@ -3,7 +3,9 @@
 //! play by the rule the model assumes.
 
 use cardsearch::game::{DealSampler, HiddenInfo, InfoSet, Seen, rng_from_seed};
-use cardsearch::games::{GameDef, Hearts, Sueca};
+use cardsearch::games::{
+    Asmacag, Bisca, CoinGuess, GameDef, Hearts, Pentago, Secret, Sueca, Tricks,
+};
 use cardsearch::search::Budget;
 use cardsearch::search::inference::{
     InferenceConfig, MIN_CANDIDATES_BY_DEADLINE, OpponentModelKind, infer, likelihood,
@@ -54,6 +56,36 @@ fn rewinds<G: GameDef + PartialEq + std::fmt::Debug>(game: &str, length: usize) 
         }
         assert_eq!(replay, state, "{game} seed {seed}");
     }
+}
+
+/// `can_rewind` (what a harness checks before it lets `infer=N` play) says what `rewind` does:
+/// at the deal and along random games of every game and variant.
+fn can_rewind_says_what_rewind_does<G: GameDef>(game: &str, length: usize, expected: bool) {
+    let mut rng = rng_from_seed(0);
+    for seed in 0..10 {
+        let plies = (seed as usize * 5) % length;
+        let (state, history) = played_game::<G>(game, seed, plies, false);
+        assert_eq!(state.can_rewind(), expected, "{game} after {plies} plies");
+        assert_eq!(
+            state.rewind(&history, &mut rng).is_some(),
+            expected,
+            "{game} after {plies} plies"
+        );
+    }
+}
+
+#[test]
+fn the_games_that_say_they_rewind_are_those_that_do() {
+    can_rewind_says_what_rewind_does::<Sueca>("sueca", 40, true);
+    can_rewind_says_what_rewind_does::<Hearts>("hearts", 52, true);
+    can_rewind_says_what_rewind_does::<Hearts>("hearts:pass=left", 52, false);
+    can_rewind_says_what_rewind_does::<Bisca>("bisca", 40, true);
+    can_rewind_says_what_rewind_does::<Bisca>("bisca:exchange=true", 40, false);
+    can_rewind_says_what_rewind_does::<Tricks>("tricks", 6, false);
+    can_rewind_says_what_rewind_does::<CoinGuess>("coinguess", 2, false);
+    can_rewind_says_what_rewind_does::<Secret>("secret", 2, false);
+    can_rewind_says_what_rewind_does::<Asmacag>("asmacag", 10, false);
+    can_rewind_says_what_rewind_does::<Pentago>("pentago-swap", 10, false);
 }
 
 #[test]

@@ -139,6 +139,10 @@ fn a_whole_tricks_game_over_pipes_with_bad_lines_in_between() {
         e.error(r#"{"cmd": "go", "agent": "nobody"}"#, "unknown agent");
         e.error(r#"{"cmd": "go", "agent": "random:x=1"}"#, "x");
         e.error(
+            r#"{"cmd": "go", "agent": "ismcts:infer=10"}"#,
+            "cannot replay its deals",
+        );
+        e.error(
             r#"{"cmd": "go", "agent": "random", "iterations": -5}"#,
             "iterations",
         );
