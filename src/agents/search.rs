@@ -225,6 +225,14 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
                 self.name, inference.candidates
             ));
         }
+        let turn = crate::game::InfoSet::turn_progress(&state.info_set(state.current_seat())).1;
+        if self.searcher.config().turn_share.is_some() && turn == 1 {
+            return Err(format!(
+                "{}: turn_share applies to games whose turn is several actions (asmacag); \
+                 this game's turn is one move",
+                self.name
+            ));
+        }
         Ok(())
     }
 

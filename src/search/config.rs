@@ -334,10 +334,10 @@ const OPT_NAST_TABLES: OptionDoc = OptionDoc {
 const OPT_TURN_SHARE: OptionDoc = OptionDoc {
     key: "turn_share",
     default: "even",
-    help: "in games whose turn is several actions (ASMACAG): the share of the turn's budget \
-           (the per-move budget times the turn's actions) its first action searches with, the \
-           others splitting the rest evenly; between 0 and 1 exclusive (with reuse=true the \
-           later actions start from the first one's tree)",
+    help: "in games whose turn is several actions (ASMACAG; elsewhere an error): the share of \
+           the turn's budget (the per-move budget times the turn's actions) its first action \
+           searches with, the others splitting the rest evenly; between 0 and 1 exclusive (with \
+           reuse=true the later actions start from the first one's tree)",
 };
 
 /// Options of the `ismcts` and `uct` agents.

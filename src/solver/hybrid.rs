@@ -186,6 +186,16 @@ impl EndgameConfig {
             limits::positive_at_most("endgame_nodes", n, limits::MAX_ENDGAME_NODES)
                 .map_err(|e| SpecError(format!("{}: {e}", spec.name)))?;
         }
+        if cards == Cards::Off
+            && let Some(key) = ["endgame_pick", "endgame_deals", "endgame_nodes"]
+                .into_iter()
+                .find(|k| spec.has(k))
+        {
+            return Err(SpecError(format!(
+                "{}: {key} applies only with endgame=N or endgame=thesis",
+                spec.name
+            )));
+        }
         Ok(EndgameConfig {
             cards,
             pick,

@@ -64,6 +64,14 @@ fn bad_input_is_a_one_line_error() {
         ],
         "infer=10: this game cannot replay its deals",
     );
+    assert_clean_error(
+        &["match", "--game", "sueca", "--a", "ismcts:turn_share=0.5"],
+        "turn_share applies to games whose turn is several actions",
+    );
+    assert_clean_error(
+        &["match", "--a", "ismcts:endgame_nodes=1000"],
+        "endgame_nodes applies only with endgame=N",
+    );
     // A games log that cannot be created is named as one to write, not to read.
     assert_clean_error(
         &[
