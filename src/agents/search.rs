@@ -3,7 +3,9 @@
 use std::time::Instant;
 
 use super::{Agent, AgentError, AgentInfo, Decision};
-use crate::game::{HiddenInfo, MoveSet, PerfectInformation, Rng, Seat, Seen, TreeMove, View};
+use crate::game::{
+    HiddenInfo, InfoSet, MoveSet, PerfectInformation, Rng, Seat, Seen, TreeMove, View,
+};
 use crate::search::config::{self, MO_ISMCTS_OPTIONS, PIMC_OPTIONS, SEARCH_OPTIONS};
 use crate::search::graft::{KeptTree, find_path};
 use crate::search::worlds::Fixed;
@@ -225,8 +227,10 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
                 self.name, inference.candidates
             ));
         }
-        let turn = crate::game::InfoSet::turn_progress(&state.info_set(state.current_seat())).1;
-        if self.searcher.config().turn_share.is_some() && turn == 1 {
+        if self.searcher.config().turn_share.is_some()
+            && !state.is_terminal()
+            && state.info_set(state.current_seat()).turn_progress().1 == 1
+        {
             return Err(format!(
                 "{}: turn_share applies to games whose turn is several actions (asmacag); \
                  this game's turn is one move",

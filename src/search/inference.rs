@@ -71,8 +71,9 @@ pub const OPT_INFER: OptionDoc = OptionDoc {
     help: "ismcts: weight N candidate deals per decision by how well they explain the others' \
            plays under the game's heuristic rule, and search determinizations drawn from them \
            (0 off; games that can rewind a deal: sueca, hearts without passing, bisca \
-           without the exchange, elsewhere an error; with a time budget, fewer once a tenth of it is spent, at \
-           least 32); with endgame=, the solver's deals count by the same likelihood",
+           without the exchange, elsewhere an error; with a time budget, fewer once a tenth of \
+           it is spent, at least 32); with endgame=, the solver's deals count by the same \
+           likelihood",
 };
 /// The `infer_model` option.
 pub const OPT_INFER_MODEL: OptionDoc = OptionDoc {
