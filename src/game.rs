@@ -436,6 +436,9 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn heuristic_move(&self, rng: &mut Rng) -> Self::Move {
         self.legal_moves().random(rng)
     }
+    /// True where the game overrides [`Game::heuristic_move`] with a rule of its own: elsewhere
+    /// `playout=heuristic` would be random playouts under another name, and is refused.
+    const HAS_HEURISTIC: bool = false;
     /// The moves [`Game::heuristic_move`] chooses among uniformly, where the game can list
     /// them (`None`: it cannot say). Inference reads it as a model of how others play.
     fn heuristic_moves(&self) -> Option<Self::Moves> {

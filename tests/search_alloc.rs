@@ -93,6 +93,10 @@ impl GameVisitor for Check {
             if wide && (spec.contains("nast") || spec.contains("epic")) {
                 continue;
             }
+            // `playout=heuristic` is refused where the game has no heuristic rule (tests/it/cli.rs).
+            if !G::HAS_HEURISTIC && spec.contains("playout=heuristic") {
+                continue;
+            }
             let mut agent = agents::build::<G>(&spec.parse::<Spec>().unwrap()).unwrap();
             let mut count = |iterations: u64| {
                 let before = ALLOCATIONS.load(Relaxed);

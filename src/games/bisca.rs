@@ -678,6 +678,8 @@ impl Game for Bisca {
         Some(usize::from(self.lead.is_some()))
     }
 
+    const HAS_HEURISTIC: bool = true;
+
     fn heuristic_move(&self, rng: &mut Rng) -> BiscaMove {
         let moves = self.legal_moves();
         // Taking the face-up trump for the 2 is never worse in card terms.

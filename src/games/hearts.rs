@@ -733,6 +733,8 @@ impl Game for Hearts {
         !self.is_passing() || seat == self.current_seat()
     }
 
+    const HAS_HEURISTIC: bool = true;
+
     /// A card of the rule's choice (`Hearts::rule_cards`), at random among its ties.
     fn heuristic_move(&self, rng: &mut Rng) -> Card {
         self.rule_cards().random(rng)

@@ -459,6 +459,8 @@ impl Game for Sueca {
         Some(self.trick.len())
     }
 
+    const HAS_HEURISTIC: bool = true;
+
     fn heuristic_move(&self, rng: &mut Rng) -> Card {
         pt::heuristic_card(
             self.legal_moves(),

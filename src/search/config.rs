@@ -271,7 +271,8 @@ const OPT_PLAYOUT: OptionDoc = OptionDoc {
     key: "playout",
     default: "random",
     help: "random | heuristic (the game's cheap rule: take a trick cheaply when it pays, else \
-           shed the least valuable card; a random move with probability epsilon) | model (moves \
+           shed the least valuable card; a random move with probability epsilon; sueca, hearts, \
+           bisca and asmacag) | model (moves \
            drawn from the game's learned opponent model, a random one with probability epsilon; \
            sueca, hearts and bisca) | nast[:n=N] (moves by a policy over per-seat statistics of n-grams of N moves, 1 to 4, default 2, \
            learned from every iteration) | epic[:n=N] (the same with n-grams within a trick, \

@@ -69,6 +69,16 @@ fn bad_input_is_a_one_line_error() {
         "turn_share applies to games whose turn is several actions",
     );
     assert_clean_error(
+        &[
+            "match",
+            "--game",
+            "tricks",
+            "--a",
+            "ismcts:playout=heuristic",
+        ],
+        "playout=heuristic: this game has no heuristic rule",
+    );
+    assert_clean_error(
         &["match", "--a", "ismcts:endgame_nodes=1000"],
         "endgame_nodes applies only with endgame=N",
     );

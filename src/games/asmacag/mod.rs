@@ -280,6 +280,8 @@ impl Game for Asmacag {
         self.table.margin(seat)
     }
 
+    const HAS_HEURISTIC: bool = true;
+
     /// The greedy rule a player might follow without search: play the highest number in hand
     /// on the lowest board card when that scores, doubling first while the turn has actions
     /// left after the ×2; when that play would not score, halve instead if possible (a ÷2
