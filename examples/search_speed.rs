@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 use cardsearch::agents;
 use cardsearch::game::rng_from_seed;
 use cardsearch::games::{self, GameDef, GameVisitor};
-use cardsearch::harness::scaling::first_choice_position;
+use cardsearch::harness::scaling::{agent_spec, first_choice_position};
 use cardsearch::{Budget, MoveSet, Spec, View};
 
 #[path = "../benches/common/positions.rs"]
@@ -326,21 +326,15 @@ fn ratios(games: &[String], agent: &str, modes: &[&str], rounds: usize, measure:
             // The sequential search beside each mode's one thread: a mode's own overhead
             // makes its one-thread search slower, which raises 2T / 1T without making two
             // threads any faster, so 2T / sequential is printed too.
-            let spec = |mode: &str, threads: &str| {
-                let mut spec: Spec = agent.parse().unwrap_or_else(|e| {
-                    eprintln!("{e}");
-                    std::process::exit(2)
-                });
-                if threads != "0" {
-                    spec.set("parallel", mode);
-                    spec.set("threads", threads);
-                }
-                spec.to_string()
-            };
-            let mut agents = vec![spec("", "0")];
+            let base: Spec = agent.parse().unwrap_or_else(|e| {
+                eprintln!("{e}");
+                std::process::exit(2)
+            });
+            let spec = |mode: &str, threads: usize| agent_spec(&base, mode, threads).to_string();
+            let mut agents = vec![spec("sequential", 1)];
             for &mode in modes {
-                agents.push(spec(mode, "1"));
-                agents.push(spec(mode, "2"));
+                agents.push(spec(mode, 1));
+                agents.push(spec(mode, 2));
             }
             let m = measure(game, &agents, true);
             let (seq, one, two) = (m[0], |k: usize| m[1 + 2 * k], |k: usize| m[2 + 2 * k]);

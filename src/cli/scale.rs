@@ -25,7 +25,8 @@ pub struct ScaleArgs {
     /// Game spec.
     #[arg(long, default_value = "sueca")]
     pub game: String,
-    /// Base agent spec (parallel and threads are set per row).
+    /// Base agent spec (parallel and threads are set per row; virtual_loss, root_batch and
+    /// nast_tables are left out of the rows whose mode does not take them).
     #[arg(long, default_value = "ismcts")]
     pub agent: String,
     /// Comma-separated parallel modes.

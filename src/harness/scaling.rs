@@ -70,9 +70,20 @@ pub struct ScalePlan {
     pub stop: Option<crate::search::StopSignal>,
 }
 
-/// The agent spec for a mode and thread count.
+/// The agent spec for a mode and thread count: `base` with `parallel` and `threads` set, less
+/// the options of `base` that only some modes take and `mode` refuses (virtual loss and the
+/// root batch belong to the tree modes, per-thread NAST tables to the root and tree modes), so
+/// that one base spec serves every row of a scaling table, the sequential baseline included.
 pub fn agent_spec(base: &Spec, mode: &str, threads: usize) -> Spec {
-    let mut s = base.clone();
+    let tree = matches!(mode, "tree" | "tree-locked");
+    let mut refused = Vec::new();
+    if !tree {
+        refused.extend(["virtual_loss", "root_batch"]);
+    }
+    if !tree && mode != "root" {
+        refused.push("nast_tables");
+    }
+    let mut s = base.without(&refused);
     s.set("parallel", mode);
     s.set("threads", &threads.to_string());
     s
@@ -336,5 +347,23 @@ mod tests {
         let per_move: Vec<f64> = speeds.iter().map(|&(_, ipm)| ipm).collect();
         assert_eq!(per_move, [300.0, 120.0, 40.0]);
         assert!(speeds.iter().all(|&(ips, _)| ips > 0.0));
+    }
+
+    /// A base spec with options that only the tree modes (or the root and tree modes) take
+    /// builds a searcher for every mode, the sequential baseline included, and keeps those
+    /// options where the mode takes them.
+    #[test]
+    fn one_base_spec_serves_every_mode() {
+        let base: Spec = "ismcts:playout=nast,virtual_loss=3,root_batch=64,nast_tables=thread"
+            .parse()
+            .unwrap();
+        for mode in ["sequential", "root", "tree", "tree-locked", "leaf"] {
+            let spec = agent_spec(&base, mode, if mode == "sequential" { 1 } else { 2 });
+            crate::agents::build::<Sueca>(&spec).unwrap_or_else(|e| panic!("{mode}: {e}"));
+            let tree = mode.starts_with("tree");
+            assert_eq!(spec.has("virtual_loss"), tree, "{mode}");
+            assert_eq!(spec.has("root_batch"), tree, "{mode}");
+            assert_eq!(spec.has("nast_tables"), tree || mode == "root", "{mode}");
+        }
     }
 }

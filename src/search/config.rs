@@ -327,7 +327,7 @@ const OPT_NAST_DECAY: OptionDoc = OptionDoc {
 const OPT_NAST_TABLES: OptionDoc = OptionDoc {
     key: "nast_tables",
     default: "shared",
-    help: "playout=nast or epic with parallel=root or tree: shared (one table of n-gram \
+    help: "playout=nast or epic with parallel=root, tree or tree-locked: shared (one table of n-gram \
            statistics that every thread reads and updates) | thread (a table per thread, each \
            learning from its own thread's iterations: no cache lines written by two cores)",
 };
@@ -752,6 +752,14 @@ impl SearchConfig {
                 "nast_tables=thread is not supported with parallel=leaf (root and tree are)".into(),
             ));
         }
+        if nast_per_thread && parallel == Parallel::Sequential {
+            // One thread has one table: `thread` would be `shared` under another name.
+            return Err(err(
+                "nast_tables=thread applies only to parallel=root, tree or tree-locked (a \
+                 sequential search has one table)"
+                    .into(),
+            ));
+        }
         let turn_share = match spec.raw("turn_share") {
             None => None,
             Some(text) => match text.parse::<f64>() {
@@ -1012,6 +1020,10 @@ mod tests {
             (
                 "ismcts:playout=nast,parallel=leaf,threads=2,nast_tables=thread",
                 "nast_tables=thread is not supported with parallel=leaf",
+            ),
+            (
+                "ismcts:playout=nast,nast_tables=thread",
+                "a sequential search has one table",
             ),
             (
                 "ismcts:playout=nast,nast_tables=private",
