@@ -8,7 +8,6 @@ use crate::game::{
 };
 use crate::search::config::{self, MO_ISMCTS_OPTIONS, PIMC_OPTIONS, SEARCH_OPTIONS};
 use crate::search::graft::{KeptTree, find_path};
-use crate::search::rollout::Playout;
 use crate::search::worlds::Fixed;
 use crate::search::{
     Algorithm, Budget, Graft, Sampled, SearchConfig, SearchError, SearchResult, Searcher, Worlds,
@@ -135,7 +134,7 @@ impl<G: HiddenInfo> SearchAgent<G> {
                 spec.name
             )));
         }
-        if matches!(config.rollout.playout, Playout::Heuristic { .. }) && !G::HAS_HEURISTIC {
+        if config.heuristic_playouts() && !G::HAS_HEURISTIC {
             return Err(SpecError(format!(
                 "{}: playout=heuristic: this game has no heuristic rule, so its playouts would \
                  be random ones (sueca, hearts, bisca and asmacag have one)",

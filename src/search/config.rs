@@ -807,6 +807,12 @@ impl SearchConfig {
         }
     }
 
+    /// True with `playout=heuristic`, which a game without a heuristic rule of its own
+    /// ([`crate::game::Game::HAS_HEURISTIC`]) refuses: its playouts would be random ones.
+    pub fn heuristic_playouts(&self) -> bool {
+        matches!(self.rollout.playout, Playout::Heuristic { .. })
+    }
+
     /// The options written out in full, as `spec` would parse them back.
     pub fn options_text(&self) -> String {
         let mut parts = Vec::new();

@@ -156,6 +156,14 @@ impl StrongAgent {
                 "{option}: pentago-swap has no learned opponent model"
             )));
         }
+        // Pentago-Swap has no heuristic rule: its playouts are the tactical ones by default.
+        if config.heuristic_playouts() {
+            return Err(err(
+                "playout=heuristic: pentago-swap has no heuristic rule (the default playouts \
+                 are tactical: a move that lets the opponent win at once is redrawn)"
+                    .into(),
+            ));
+        }
         let lookahead: u32 = spec.get("lookahead", 3)?;
         if lookahead.is_multiple_of(2) || lookahead > 7 {
             return Err(err(format!(
@@ -394,6 +402,10 @@ mod tests {
                 "prior: pentago-swap has no learned opponent model",
             ),
             ("pentago-strong:tree_solve=6", "tree_solve=6 is at most 5"),
+            (
+                "pentago-strong:playout=heuristic",
+                "playout=heuristic: pentago-swap has no heuristic rule",
+            ),
         ] {
             let spec: Spec = text.parse().unwrap();
             let Err(e) = StrongAgent::from_spec(&spec) else {
