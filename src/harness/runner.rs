@@ -521,6 +521,16 @@ pub fn run_match_resuming<G: GameDef>(
 ) -> Result<MatchReport, String> {
     let probe: G = deal_for(config, cfg.seed, 0);
     let (n, partners, plan) = seating_plan(&probe, cfg.lineup);
+    if cfg.lineup == Lineup::OneVsThree && (n != 4 || partners) {
+        let seats = if partners {
+            "four seats in two partnerships".to_string()
+        } else {
+            format!("{n} seats")
+        };
+        return Err(format!(
+            "--lineup 1v3 applies to games of four individual seats (hearts); this game has {seats}"
+        ));
+    }
     for agent in build_agents::<G>(&cfg.a, &cfg.b, &plan[0])? {
         agent.check_game(&probe)?;
     }

@@ -69,6 +69,14 @@ fn bad_input_is_a_one_line_error() {
         "turn_share applies to games whose turn is several actions",
     );
     assert_clean_error(
+        &["match", "--game", "bisca", "--lineup", "1v3"],
+        "--lineup 1v3 applies to games of four individual seats (hearts); this game has 2 seats",
+    );
+    assert_clean_error(
+        &["match", "--game", "sueca", "--lineup", "1v3"],
+        "this game has four seats in two partnerships",
+    );
+    assert_clean_error(
         &[
             "match",
             "--game",
