@@ -87,6 +87,7 @@ impl<G: Game> Game for LeafSolved<G> {
     fn match_units(&self, seat: Seat) -> Option<f64> {
         self.state.match_units(seat)
     }
+    const HAS_HEURISTIC: bool = G::HAS_HEURISTIC;
     fn heuristic_move(&self, rng: &mut Rng) -> G::Move {
         self.state.heuristic_move(rng)
     }

@@ -53,6 +53,49 @@ fn heuristic_playouts_are_legal_and_end_in_every_game() {
     }
 }
 
+/// `Game::HAS_HEURISTIC` (what `playout=heuristic` is refused by) says what `heuristic_move`
+/// does: in a game without a rule it is the uniform draw `legal_moves().random` makes from the
+/// same random numbers, everywhere; in a game with one it departs from that draw somewhere.
+struct HeuristicClaim;
+
+impl GameVisitor for HeuristicClaim {
+    type Output = ();
+
+    fn visit<G: GameDef>(self, config: G::Config) {
+        let mut rng = rng_from_seed(5);
+        let mut departures = 0;
+        for _ in 0..100 {
+            let mut state = G::new_game(&config, &mut rng);
+            while !state.is_terminal() {
+                let seed = rand::Rng::next_u64(&mut rng);
+                let rule = state.heuristic_move(&mut rng_from_seed(seed));
+                let uniform = state.legal_moves().random(&mut rng_from_seed(seed));
+                departures += usize::from(rule != uniform);
+                state.play(uniform);
+            }
+        }
+        let name = G::NAME;
+        if G::HAS_HEURISTIC {
+            assert!(
+                departures > 0,
+                "{name}: the rule never departed from a uniform draw"
+            );
+        } else {
+            assert_eq!(
+                departures, 0,
+                "{name}: heuristic_move is a rule, but HAS_HEURISTIC is false"
+            );
+        }
+    }
+}
+
+#[test]
+fn games_that_say_they_have_a_heuristic_rule_have_one() {
+    for info in games::all() {
+        games::dispatch(&info.name.parse().unwrap(), HeuristicClaim).unwrap();
+    }
+}
+
 /// Model playouts (`playout=model`) in the games with a learned opponent model: each draw
 /// follows the model's probabilities (mixed with uniform by epsilon), and playouts end.
 struct ModelCheck;
