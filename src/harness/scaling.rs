@@ -15,7 +15,7 @@ use super::seating::Lineup;
 use crate::agents;
 use crate::game::{MoveSet, View, rng_from_seed};
 use crate::games::GameDef;
-use crate::search::Budget;
+use crate::search::{Budget, Parallel};
 use crate::spec::Spec;
 
 /// One row of a scaling table.
@@ -71,18 +71,16 @@ pub struct ScalePlan {
 }
 
 /// The agent spec for a mode and thread count: `base` with `parallel` and `threads` set, less
-/// the options of `base` that only some modes take and `mode` refuses (virtual loss and the
-/// root batch belong to the tree modes, per-thread NAST tables to the root and tree modes), so
-/// that one base spec serves every row of a scaling table, the sequential baseline included.
+/// the options of `base` that `mode` does not take ([`Parallel::takes`]), so that one base spec
+/// serves every row of a scaling table, the sequential baseline included.
 pub fn agent_spec(base: &Spec, mode: &str, threads: usize) -> Spec {
-    let tree = matches!(mode, "tree" | "tree-locked");
-    let mut refused = Vec::new();
-    if !tree {
-        refused.extend(["virtual_loss", "root_batch"]);
-    }
-    if !tree && mode != "root" {
-        refused.push("nast_tables");
-    }
+    // An unknown mode keeps every option: building the agent names the mode as the error.
+    let refused: Vec<&str> = match Parallel::ALL.into_iter().find(|p| p.name() == mode) {
+        Some(parallel) => (Parallel::MODE_OPTIONS.into_iter())
+            .filter(|option| !parallel.takes(option))
+            .collect(),
+        None => Vec::new(),
+    };
     let mut s = base.without(&refused);
     s.set("parallel", mode);
     s.set("threads", &threads.to_string());

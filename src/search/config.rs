@@ -76,6 +76,20 @@ impl Parallel {
     pub fn is_tree(self) -> bool {
         matches!(self, Parallel::Tree | Parallel::TreeLocked)
     }
+
+    /// The options that only some modes take ([`Parallel::takes`]).
+    pub const MODE_OPTIONS: [&'static str; 3] = ["virtual_loss", "root_batch", "nast_tables"];
+
+    /// Whether this mode takes `option`: `virtual_loss` and `root_batch` belong to the tree
+    /// modes, `nast_tables` (a table per thread) to the root and tree modes; every option
+    /// outside [`Parallel::MODE_OPTIONS`] to every mode. The spec parser refuses the rest.
+    pub fn takes(self, option: &str) -> bool {
+        match option {
+            "virtual_loss" | "root_batch" => self.is_tree(),
+            "nast_tables" => self == Parallel::Root || self.is_tree(),
+            _ => true,
+        }
+    }
 }
 
 impl fmt::Display for Parallel {
@@ -539,7 +553,7 @@ fn tree_mode_count(
             range.end()
         )));
     }
-    if spec.has(key) && !parallel.is_tree() {
+    if spec.has(key) && !parallel.takes(key) {
         return Err(err(format!(
             "{key} applies only to parallel=tree or parallel=tree-locked"
         )));
@@ -745,20 +759,17 @@ impl SearchConfig {
                 rollout.playout
             )));
         }
-        if nast_per_thread && parallel == Parallel::Leaf {
-            // A leaf's playouts run on whichever thread claims them, and must not depend on
-            // which one did.
-            return Err(err(
-                "nast_tables=thread is not supported with parallel=leaf (root and tree are)".into(),
-            ));
-        }
-        if nast_per_thread && parallel == Parallel::Sequential {
-            // One thread has one table: `thread` would be `shared` under another name.
-            return Err(err(
+        if nast_per_thread && !parallel.takes("nast_tables") {
+            return Err(err(if parallel == Parallel::Leaf {
+                // A leaf's playouts run on whichever thread claims them, and must not depend
+                // on which one did.
+                "nast_tables=thread is not supported with parallel=leaf (root and tree are)".into()
+            } else {
+                // One thread has one table: `thread` would be `shared` under another name.
                 "nast_tables=thread applies only to parallel=root, tree or tree-locked (a \
                  sequential search has one table)"
-                    .into(),
-            ));
+                    .into()
+            }));
         }
         let turn_share = match spec.raw("turn_share") {
             None => None,
