@@ -126,12 +126,6 @@ pub fn run(args: &ProfileArgs) -> Result<(), String> {
         .agent
         .parse()
         .map_err(|e: crate::SpecError| e.to_string())?;
-    if let Some(dir) = args.out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    }
-    let file = File::create(&args.out)
-        .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
     // Check the specs before starting the profiler, so a typo costs nothing.
     games::dispatch(
         &game,
@@ -143,6 +137,15 @@ pub fn run(args: &ProfileArgs) -> Result<(), String> {
         },
     )
     .map_err(|e| e.to_string())??;
+    // Only now open the output: creating it truncates an earlier flamegraph at that path,
+    // which a typo in the specs must not cost. Still before the run, so a path that cannot
+    // be written fails at once rather than after `--seconds` of profiling.
+    if let Some(dir) = args.out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    let file = File::create(&args.out)
+        .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
     let guard = pprof::ProfilerGuardBuilder::default()
         .frequency(args.frequency)
         .blocklist(&["libc", "libgcc", "pthread", "vdso"])

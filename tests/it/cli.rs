@@ -33,6 +33,49 @@ fn assert_clean_error(args: &[&str], must_mention: &str) {
     );
 }
 
+/// A typo in `profile`'s specs is reported before the output is opened, so an earlier
+/// flamegraph at `--out` survives it and no empty file is left behind.
+#[test]
+fn a_refused_profile_leaves_its_output_alone() {
+    let dir = scratch_dir("profile-out");
+    let earlier = dir.join("earlier.svg");
+    std::fs::write(&earlier, "<svg>an earlier flamegraph</svg>").unwrap();
+    let fresh = dir.join("fresh.svg");
+    for out in [&earlier, &fresh] {
+        let out = out.to_str().unwrap();
+        let args = [
+            "profile",
+            "--game",
+            "tricks",
+            "--agent",
+            "ismcts:bogus=1",
+            "--out",
+            out,
+        ];
+        assert_clean_error(&args, "bogus");
+    }
+    assert_clean_error(
+        &[
+            "profile",
+            "--game",
+            "chess",
+            "--out",
+            fresh.to_str().unwrap(),
+        ],
+        "chess",
+    );
+    assert_eq!(
+        std::fs::read_to_string(&earlier).unwrap(),
+        "<svg>an earlier flamegraph</svg>"
+    );
+    assert!(
+        !fresh.exists(),
+        "a refused profile created {}",
+        fresh.display()
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn bad_input_is_a_one_line_error() {
     assert_clean_error(&["match", "--game", "chess"], "chess");
