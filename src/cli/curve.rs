@@ -14,6 +14,7 @@ use crate::harness::curve::{Curve, CurvePlan, Rung, run_curve, to_csv, to_table}
 use crate::harness::plot::curve_svg;
 use crate::harness::runner::{GameRecord, MatchObserver};
 
+use super::output;
 use super::series::{GameLog, log_error, open_log};
 use crate::limits;
 use crate::spec::Spec;
@@ -201,13 +202,10 @@ pub fn run(args: &CurveArgs) -> Result<(), String> {
         jobs: args.jobs,
         stop: Some(super::interrupt_signal()),
     };
-    let path = |ext: &str| {
-        let mut p = args.out.clone().into_os_string();
-        p.push(format!(".{ext}"));
-        PathBuf::from(p)
-    };
+    let [csv, json, svg] = ["csv", "json", "svg"].map(|ext| output::prefixed(&args.out, ext));
+    output::check_all([&csv, &json, &svg].map(|p| Some(p.as_path())))?;
     // Every game goes to PREFIX.jsonl as it ends, so a stopped curve resumes where it stopped.
-    let games_log = path("jsonl");
+    let games_log = output::prefixed(&args.out, "jsonl");
     let curve = games::dispatch(
         &plan.game.clone(),
         CurveVisitor {
@@ -223,21 +221,15 @@ pub fn run(args: &CurveArgs) -> Result<(), String> {
         curve.game, curve.agent, curve.reference, args.deals, args.seed
     );
     print!("{}", to_table(&curve));
-    let write = |p: PathBuf, text: String| {
-        std::fs::write(&p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))
-    };
-    write(path("csv"), to_csv(&curve))?;
-    write(
-        path("json"),
-        serde_json::to_string_pretty(&curve).expect("serialisable") + "\n",
-    )?;
+    output::write_text(&csv, &to_csv(&curve))?;
+    output::write_json(&json, &curve)?;
     let title = format!("{}: {} (seed {})", curve.game, curve.agent, curve.seed);
-    curve_svg(&curve, &title, &path("svg"))?;
+    curve_svg(&curve, &title, &svg)?;
     println!(
         "wrote {}, {}, {} (the games: {})",
-        path("csv").display(),
-        path("json").display(),
-        path("svg").display(),
+        csv.display(),
+        json.display(),
+        svg.display(),
         games_log.display()
     );
     Ok(())

@@ -47,6 +47,7 @@ pub fn run(args: &FitModelArgs) -> Result<(), String> {
         return Err("--steps must be at least 1".into());
     }
     let spec: Spec = args.game.parse().map_err(|e: crate::spec::SpecError| e.0)?;
+    super::output::check_all([args.out.as_deref()])?;
     let mut logged = Vec::new();
     for path in &args.logs {
         logged.extend(read_log(path).map_err(|e| e.to_string())?);
@@ -180,8 +181,7 @@ impl GameVisitor for Fit<'_> {
                 settings.l2,
                 settings.steps
             );
-            std::fs::write(out, model.to_text(&header))
-                .map_err(|e| format!("{}: {e}", out.display()))?;
+            super::output::write_text(out, &model.to_text(&header))?;
             println!("wrote {}", out.display());
         }
         Ok(())

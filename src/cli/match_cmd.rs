@@ -2,6 +2,7 @@
 
 use clap::Args;
 
+use super::output;
 use super::series::SeriesArgs;
 use crate::games::{self, GameDef, GameVisitor};
 use crate::harness::runner::run_match_resuming;
@@ -87,6 +88,7 @@ impl GameVisitor for MatchVisitor<'_> {
 /// Runs `cardsearch match`.
 pub fn run(args: &MatchArgs) -> Result<(), String> {
     let mut cfg = args.config()?;
+    output::check_all([args.series.summary.as_deref()])?;
     cfg.stop = Some(super::interrupt_signal());
     let (a, b, deals, seed, match_budget) = (
         cfg.a.to_string(),

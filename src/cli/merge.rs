@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::match_cmd::{budget_line, format_report, names_own_budget};
+use super::output;
 use super::tournament::{format_tournament, write_outputs};
 use crate::harness::log::{Logged, Merged, merge_records, read_log};
 use crate::harness::tournament::{Pairing, TournamentReport};
@@ -36,6 +37,7 @@ pub struct MergeArgs {
 
 /// Runs `cardsearch merge`.
 pub fn run(args: &MergeArgs) -> Result<(), String> {
+    output::check_all([args.summary.as_deref(), args.plot.as_deref()])?;
     let mut records = Vec::new();
     for path in &args.logs {
         records.extend(read_log(path).map_err(|e| e.to_string())?);
@@ -51,6 +53,19 @@ pub fn run(args: &MergeArgs) -> Result<(), String> {
     }
     if pairs.len() > 1 {
         return merge_tournament(args, pairs);
+    }
+    // One match has no ratings to draw or anchor: said, not ignored.
+    if let Some(((a, b), _)) = pairs.first() {
+        for (flag, given) in [
+            ("--plot", args.plot.is_some()),
+            ("--anchor", args.anchor.is_some()),
+        ] {
+            if given {
+                return Err(format!(
+                    "{flag} applies to a tournament's logs; these hold one match ({a} vs {b})"
+                ));
+            }
+        }
     }
     let records = pairs.pop().map(|p| p.1).unwrap_or_default();
     let merged = merge_one(&records)?;
@@ -68,11 +83,10 @@ pub fn run(args: &MergeArgs) -> Result<(), String> {
         r.seed
     );
     print!("{}", format_report(&merged.report));
-    if let Some(p) = &args.summary {
-        let text = serde_json::to_string_pretty(&merged.report).expect("serialisable");
-        std::fs::write(p, text + "\n").map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+    match &args.summary {
+        Some(p) => output::write_json(p, &merged.report),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// Merges one match's records, warning on stderr about incomplete and missing deals.

@@ -8,6 +8,7 @@ pub mod fit_model;
 pub mod list;
 pub mod match_cmd;
 pub mod merge;
+pub mod output;
 pub mod play;
 pub mod profile;
 pub mod replay;

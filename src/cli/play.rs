@@ -60,6 +60,9 @@ pub fn run(args: &PlayArgs) -> Result<(), String> {
         .parse()
         .map_err(|e: crate::spec::SpecError| e.0)?;
     let budget = args.budget.budget()?;
+    // The game is appended to `--out` at its end: a path that cannot take it is refused before
+    // the person has played a card.
+    super::output::check_all([args.out.as_deref()])?;
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     let table = Table {

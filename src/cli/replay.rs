@@ -36,6 +36,7 @@ pub struct ReplayArgs {
 pub fn run(args: &ReplayArgs) -> Result<(), String> {
     // Check the arguments before printing anything, so an error is the only output.
     let format = tree_format(args)?;
+    super::output::check_all([args.dump_tree.as_deref()])?;
     let logged = read_game(&args.log, args.game).map_err(|e| e.to_string())?;
     let r = &logged.record;
     if let Some(ply) = args.ply.filter(|&p| p >= r.moves.len()) {
@@ -171,7 +172,7 @@ fn rerun(
             "dot" => tree.to_dot(),
             _ => serde_json::to_string_pretty(&tree).expect("serialisable") + "\n",
         };
-        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        super::output::write_text(path, &text)?;
         println!(
             "  tree written to {} (depth {})",
             path.display(),

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
+use super::output;
 use crate::games::{self, GameDef, GameVisitor};
 use crate::harness::plot::scaling_svg;
 use crate::harness::scaling::{ScalePlan, ScaleRow, run_scale, to_csv, to_table};
@@ -145,9 +146,11 @@ pub fn run(args: &ScaleArgs) -> Result<(), String> {
         seed: args.seed,
         stop: Some(super::interrupt_signal()),
     };
-    // Every agent of the plan is built once before anything is measured, so a bad option is an
-    // error at once, not after minutes of timing.
+    // Every agent of the plan is built, and every output checked, before anything is measured,
+    // so a bad option or path is an error at once, not after minutes of timing.
     games::dispatch(&plan.game, CheckPlan(&plan)).map_err(|e| e.to_string())??;
+    let [csv, json, svg] = ["csv", "json", "svg"].map(|ext| output::prefixed(&args.out, ext));
+    output::check_all([&csv, &json, &svg].map(|p| Some(p.as_path())))?;
     // Shared-tree speedups depend on how fast a cache line moves between cores, which on a
     // virtual machine changes with the host's placement: measured on both sides of the run.
     let handoff_before = handoff_latency_ns();
@@ -169,18 +172,10 @@ pub fn run(args: &ScaleArgs) -> Result<(), String> {
         "core-to-core hand-off: {handoff_before:.0} ns one way before the run, {handoff_after:.0} ns after"
     );
     print!("{}", to_table(&rows));
-    let with_ext = |ext: &str| {
-        let mut p = args.out.clone().into_os_string();
-        p.push(ext);
-        PathBuf::from(p)
-    };
-    let write = |path: PathBuf, text: String| {
-        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
-    };
-    write(with_ext(".csv"), to_csv(&rows))?;
-    write(
-        with_ext(".json"),
-        serde_json::to_string_pretty(&serde_json::json!({
+    output::write_text(&csv, &to_csv(&rows))?;
+    output::write_json(
+        &json,
+        &serde_json::json!({
             "game": plan.game.to_string(),
             "agent": plan.agent.to_string(),
             "time_ms": plan.time_ms,
@@ -191,15 +186,13 @@ pub fn run(args: &ScaleArgs) -> Result<(), String> {
             "handoff_ns_before": handoff_before,
             "handoff_ns_after": handoff_after,
             "rows": rows,
-        }))
-        .expect("serialisable")
-            + "\n",
+        }),
     )?;
     let title = format!(
         "{} on {}, {} ms/move ({cores} cores, hand-off {handoff_before:.0}/{handoff_after:.0} ns)",
         plan.agent, plan.game, plan.time_ms
     );
-    scaling_svg(&rows, &title, &with_ext(".svg"))?;
+    scaling_svg(&rows, &title, &svg)?;
     println!("wrote {0}.csv, {0}.json, {0}.svg", args.out.display());
     Ok(())
 }

@@ -11,6 +11,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
+use super::output::write_json;
 use super::shard::parse_shard;
 use crate::harness::log::resume_log;
 use crate::harness::runner::{GameRecord, JsonlWriter, MatchObserver};
@@ -122,12 +123,6 @@ impl SeriesArgs {
             .as_deref()
             .map_or(Ok(()), |p| write_json(p, report))
     }
-}
-
-/// Writes `value` as pretty JSON to `path`.
-pub fn write_json(path: &Path, value: &impl Serialize) -> Result<(), String> {
-    let text = serde_json::to_string_pretty(value).expect("serialisable");
-    std::fs::write(path, text + "\n").map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// `--iterations` and `--time-ms`, for the commands that share them.

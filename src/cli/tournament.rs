@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::match_cmd::{budget_line, names_own_budget};
-use super::series::{SeriesArgs, write_json};
+use super::output::{self, write_json};
+use super::series::SeriesArgs;
 use crate::games::{self, GameDef, GameVisitor};
 use crate::harness::plot::ratings_svg;
 use crate::harness::stats::Signed;
@@ -124,6 +125,7 @@ impl GameVisitor for TournamentVisitor<'_> {
 /// Runs `cardsearch tournament`.
 pub fn run(args: &TournamentArgs) -> Result<(), String> {
     let mut cfg = args.config()?;
+    output::check_all([args.series.summary.as_deref(), args.plot.as_deref()])?;
     cfg.stop = Some(super::interrupt_signal());
     let format = match cfg.format {
         Format::RoundRobin => "round robin",

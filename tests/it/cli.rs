@@ -76,6 +76,156 @@ fn a_refused_profile_leaves_its_output_alone() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Every file a command writes at the end of its work (summaries, plots, tables, models, trees,
+/// a played game) is checked before the work starts: a path that cannot be written is the one
+/// error, and nothing was played, measured or printed before it (each of these commands used
+/// to do all its work, print its report and only then fail).
+#[test]
+fn outputs_that_cannot_be_written_are_refused_before_the_work() {
+    let dir = scratch_dir("late-outputs");
+    let missing = dir.join("no-such-folder").join("out");
+    let missing = missing.to_str().unwrap();
+    // A directory where the file should go: `scale` and `curve` write PREFIX.csv, .json, .svg.
+    std::fs::create_dir_all(dir.join("taken.svg")).unwrap();
+    let taken = dir.join("taken");
+    let taken = taken.to_str().unwrap();
+    let log = dir.join("games.jsonl");
+    let log = log.to_str().unwrap();
+    let tree = format!("{missing}.json");
+    let quick = [
+        "--game",
+        "tricks",
+        "--iterations",
+        "10",
+        "--deals",
+        "1",
+        "--quiet",
+    ];
+    let commands: Vec<Vec<&str>> = vec![
+        [&["match", "--out", log, "--summary", missing][..], &quick].concat(),
+        [
+            &[
+                "tournament",
+                "--agents",
+                "random,pimc",
+                "--out",
+                log,
+                "--plot",
+                missing,
+            ][..],
+            &quick,
+        ]
+        .concat(),
+        [
+            &[
+                "tournament",
+                "--agents",
+                "random,pimc",
+                "--summary",
+                missing,
+            ][..],
+            &quick,
+        ]
+        .concat(),
+        vec![
+            "curve",
+            "--game",
+            "tricks",
+            "--iterations",
+            "10",
+            "--deals",
+            "1",
+            "--quiet",
+            "--out",
+            taken,
+        ],
+        vec![
+            "scale",
+            "--game",
+            "tricks",
+            "--modes",
+            "root",
+            "--threads",
+            "1",
+            "--time-ms",
+            "1",
+            "--positions",
+            "1",
+            "--deals",
+            "0",
+            "--quiet",
+            "--out",
+            taken,
+        ],
+        vec!["merge", "--summary", missing, log],
+        vec!["merge", "--plot", missing, log],
+        vec!["fit-model", "--game", "sueca", "--out", missing, log],
+        vec!["replay", "--move", "0", "--dump-tree", &tree, log],
+        vec!["play", "--game", "tricks", "--out", missing],
+    ];
+    for args in &commands {
+        let out = cardsearch(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        assert!(
+            stderr.trim_end().lines().count() == 1 && stderr.starts_with("error: cannot write "),
+            "{args:?}: {stderr}"
+        );
+        assert!(
+            stderr.contains(missing) || stderr.contains(taken),
+            "{args:?} does not name the output: {stderr}"
+        );
+        assert!(
+            out.stdout.is_empty(),
+            "{args:?} worked before refusing: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        // The games log of `match` and `tournament` (opened before the first game) and the
+        // games log of `curve` were never made.
+        assert!(!std::path::Path::new(log).exists(), "{args:?} wrote {log}");
+        assert!(
+            !dir.join("taken.jsonl").exists(),
+            "{args:?} began the curve"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `merge`'s ratings options on the logs of one match, which has no ratings, are errors (they
+/// were ignored: `--plot` drew nothing and the exit said success).
+#[test]
+fn ratings_options_on_one_match_are_refused() {
+    let dir = scratch_dir("merge-one-match");
+    let log = dir.join("match.jsonl");
+    let log = log.to_str().unwrap();
+    let played = cardsearch(&[
+        "match",
+        "--game",
+        "tricks",
+        "--iterations",
+        "10",
+        "--deals",
+        "1",
+        "--quiet",
+        "--out",
+        log,
+    ]);
+    assert!(played.status.success());
+    let plot = dir.join("ratings.svg");
+    let plot = plot.to_str().unwrap();
+    assert_clean_error(
+        &["merge", "--plot", plot, log],
+        "--plot applies to a tournament's logs; these hold one match (ismcts",
+    );
+    assert_clean_error(
+        &["merge", "--anchor", "pimc", log],
+        "--anchor applies to a tournament's logs",
+    );
+    assert!(!std::path::Path::new(plot).exists());
+    assert!(cardsearch(&["merge", log]).status.success());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn bad_input_is_a_one_line_error() {
     assert_clean_error(&["match", "--game", "chess"], "chess");
