@@ -53,8 +53,11 @@ def build(rev):
     """The path of a `cardsearch` binary for `rev`: a file as is, else a git revision built."""
     if os.path.isfile(rev) and os.access(rev, os.X_OK):
         return os.path.abspath(rev)
-    commit = subprocess.check_output(["git", "rev-parse", "--verify", rev + "^{commit}"],
-                                     cwd=ROOT, text=True).strip()
+    found = subprocess.run(["git", "rev-parse", "--verify", "--quiet", rev + "^{commit}"],
+                           cwd=ROOT, text=True, capture_output=True)
+    if found.returncode != 0:
+        sys.exit(f"error: {rev!r} is neither an executable file nor a git revision")
+    commit = found.stdout.strip()
     ab = os.path.join(ROOT, "target", "ab")
     binary = os.path.join(ab, "cardsearch-" + commit[:12])
     if os.path.exists(binary):

@@ -29,8 +29,14 @@ class Engine:
     """One `cardsearch engine` process: one JSON request a line, one reply a line."""
 
     def __init__(self, binary):
-        self.p = subprocess.Popen([binary, "engine"], stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, text=True)
+        """Starts `binary engine`; exits with a one-line error when it cannot be run (not built,
+        or a wrong path)."""
+        try:
+            self.p = subprocess.Popen([binary, "engine"], stdin=subprocess.PIPE,
+                                      stdout=subprocess.PIPE, text=True)
+        except OSError as e:
+            sys.exit(f"error: cannot run the engine {binary}: {e.strerror} "
+                     "(build it with `cargo build --release`)")
 
     def ask(self, **request):
         """Sends `request`; returns the reply, or raises RuntimeError with the engine's error."""

@@ -36,7 +36,10 @@ import statistics
 import sys
 import time
 
-import pyspiel
+try:
+    import pyspiel
+except ImportError:
+    sys.exit("openspiel_hearts.py: needs OpenSpiel (pip install open-spiel)")
 
 from engine_client import Engine, pin_to_one_cpu
 from openspiel_common import openspiel_state
