@@ -732,7 +732,7 @@ impl Game for Bisca {
         if text.trim().eq_ignore_ascii_case("exchange") {
             return Ok(BiscaMove::EXCHANGE);
         }
-        pt::parse_pack_card(text, "move")
+        pt::pack_card(text)
             .map(BiscaMove::play)
             .map_err(|e| format!("{e} (or 'exchange')"))
     }
@@ -1415,7 +1415,9 @@ mod tests {
                 .unwrap_err()
                 .contains("not in the 40-card pack")
         );
-        assert!(g.parse_move("swap").is_err());
+        // A move's error is about the move, not about a deal.
+        let swap = g.parse_move("swap").unwrap_err();
+        assert!(swap.starts_with("malformed card 'swap'"), "{swap}");
         let moves = g.legal_moves();
         assert_eq!(moves.to_vec().len(), 9);
         assert_eq!(moves.nth(0), mv("3C"));

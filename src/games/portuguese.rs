@@ -435,13 +435,15 @@ pub(crate) fn parse_seat(text: &str, key: &str, seats: usize) -> Result<usize, D
 
 /// Parses one card of the pack; `what` names where it was written.
 pub(crate) fn parse_pack_card(text: &str, what: &str) -> Result<Card, DealError> {
-    let card: Card = text
-        .parse()
-        .map_err(|e| DealError::Invalid(format!("{what}: {e}")))?;
+    pack_card(text).map_err(|e| DealError::Invalid(format!("{what}: {e}")))
+}
+
+/// Parses one card of the 40-card pack, with a message about the card alone: a move's parser
+/// says so itself, which a deal's error ("invalid deal: …") would not.
+pub(crate) fn pack_card(text: &str) -> Result<Card, String> {
+    let card: Card = text.parse().map_err(|e| format!("{e}"))?;
     if !DECK.contains(card) {
-        return Err(DealError::Invalid(format!(
-            "{what}: {card} is not in the 40-card pack (no 8, 9 or 10)"
-        )));
+        return Err(format!("{card} is not in the 40-card pack (no 8, 9 or 10)"));
     }
     Ok(card)
 }

@@ -505,7 +505,7 @@ impl Game for Sueca {
     }
 
     fn parse_move(&self, text: &str) -> Result<Card, String> {
-        pt::parse_pack_card(text, "move").map_err(|e| e.to_string())
+        pt::pack_card(text)
     }
 }
 
@@ -1014,7 +1014,12 @@ mod tests {
                 .unwrap_err()
                 .contains("not in the 40-card pack")
         );
-        assert!(g.parse_move("Q").is_err());
+        // The message is about the move: no "invalid deal" (the protocol's `play` said
+        // "bad move 'Q': invalid deal: move: malformed card 'Q' …").
+        let q = g.parse_move("Q").unwrap_err();
+        assert!(q.starts_with("malformed card 'Q'"), "{q}");
+        let nine = g.parse_move("9C").unwrap_err();
+        assert_eq!(nine, "9C is not in the 40-card pack (no 8, 9 or 10)");
     }
 
     #[test]
