@@ -66,8 +66,9 @@ pub enum SolveError {
     /// The position is outside what the solver handles (a passing phase, a pending exchange).
     #[error("the solver cannot handle this position: {0}")]
     Unsupported(String),
-    /// The search gave up after its node limit.
-    #[error("gave up after {0} nodes (the position is too large; raise the node limit)")]
+    /// The search gave up after its node limit. (The front ends name the option that raises
+    /// it: `--node-limit` at the command line, `node_limit` in the protocol.)
+    #[error("gave up after {0} nodes: the position is too large for the node limit")]
     NodeLimit(u64),
     /// The solve's watch asked it to stop (Ctrl-C at the command line).
     #[error("stopped after {0} nodes")]

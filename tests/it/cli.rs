@@ -865,6 +865,6 @@ fn solve_rejects_bad_input_in_one_line() {
     assert_clean_error(&["solve", "--game", "hearts:pass=left"], "passing");
     assert_clean_error(
         &["solve", "--game", "sueca", "--node-limit", "1000"],
-        "gave up",
+        "the position is too large for the node limit; raise --node-limit (now 1000)",
     );
 }
