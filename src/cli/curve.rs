@@ -203,7 +203,14 @@ pub fn run(args: &CurveArgs) -> Result<(), String> {
         stop: Some(super::interrupt_signal()),
     };
     let [csv, json, svg] = ["csv", "json", "svg"].map(|ext| output::prefixed(&args.out, ext));
-    output::check_all([&csv, &json, &svg].map(|p| Some(p.as_path())))?;
+    output::check_outputs(
+        &[
+            ("--out", Some(&csv)),
+            ("--out", Some(&json)),
+            ("--out", Some(&svg)),
+        ],
+        &[],
+    )?;
     // Every game goes to PREFIX.jsonl as it ends, so a stopped curve resumes where it stopped.
     let games_log = output::prefixed(&args.out, "jsonl");
     let curve = games::dispatch(

@@ -47,7 +47,8 @@ pub fn run(args: &FitModelArgs) -> Result<(), String> {
         return Err("--steps must be at least 1".into());
     }
     let spec: Spec = args.game.parse().map_err(|e: crate::spec::SpecError| e.0)?;
-    super::output::check_all([args.out.as_deref()])?;
+    let inputs: Vec<&std::path::Path> = args.logs.iter().map(|p| p.as_path()).collect();
+    super::output::check_outputs(&[("--out", args.out.as_deref())], &inputs)?;
     let mut logged = Vec::new();
     for path in &args.logs {
         logged.extend(read_log(path).map_err(|e| e.to_string())?);

@@ -88,7 +88,13 @@ impl GameVisitor for MatchVisitor<'_> {
 /// Runs `cardsearch match`.
 pub fn run(args: &MatchArgs) -> Result<(), String> {
     let mut cfg = args.config()?;
-    output::check_all([args.series.summary.as_deref()])?;
+    output::check_outputs(
+        &[
+            ("--out", args.series.out.as_deref()),
+            ("--summary", args.series.summary.as_deref()),
+        ],
+        &[],
+    )?;
     cfg.stop = Some(super::interrupt_signal());
     let (a, b, deals, seed, match_budget) = (
         cfg.a.to_string(),

@@ -37,7 +37,14 @@ pub struct MergeArgs {
 
 /// Runs `cardsearch merge`.
 pub fn run(args: &MergeArgs) -> Result<(), String> {
-    output::check_all([args.summary.as_deref(), args.plot.as_deref()])?;
+    let inputs: Vec<&std::path::Path> = args.logs.iter().map(|p| p.as_path()).collect();
+    output::check_outputs(
+        &[
+            ("--summary", args.summary.as_deref()),
+            ("--plot", args.plot.as_deref()),
+        ],
+        &inputs,
+    )?;
     let mut records = Vec::new();
     for path in &args.logs {
         records.extend(read_log(path).map_err(|e| e.to_string())?);

@@ -31,9 +31,52 @@ pub fn check_writable(path: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// [`check_writable`] of every path that is given.
-pub fn check_all<'a>(paths: impl IntoIterator<Item = Option<&'a Path>>) -> Result<(), String> {
-    paths.into_iter().flatten().try_for_each(check_writable)
+/// Checks the files a command will write, each named with the option that gives it
+/// (`("--summary", path)`; `None` where the option is not given), before its work starts: no
+/// two are the same file, none is one of the command's `inputs` (which writing it would
+/// destroy), and each can be written ([`check_writable`]).
+pub fn check_outputs(outputs: &[(&str, Option<&Path>)], inputs: &[&Path]) -> Result<(), String> {
+    let given: Vec<(&str, &Path)> = outputs
+        .iter()
+        .filter_map(|&(flag, path)| Some((flag, path?)))
+        .collect();
+    for (i, &(flag, path)) in given.iter().enumerate() {
+        if let Some(&(other, _)) = given[..i].iter().find(|(_, p)| same_file(p, path)) {
+            return Err(format!(
+                "{other} and {flag} name the same file, {}: give each its own",
+                path.display()
+            ));
+        }
+        if inputs.iter().any(|input| same_file(input, path)) {
+            return Err(format!(
+                "{flag} {} is also an input: writing it would replace what is read",
+                path.display()
+            ));
+        }
+    }
+    given.iter().try_for_each(|&(_, path)| check_writable(path))
+}
+
+/// True when two paths name the same file: after resolving links and `..` where the file (or,
+/// for a file not yet made, its folder) exists; as written otherwise.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (resolved(a), resolved(b)) {
+        (Some(a), Some(b)) => a == b,
+        _ => a == b,
+    }
+}
+
+/// The canonical form of `path`, or of its folder joined with its name when only the folder
+/// exists.
+fn resolved(path: &Path) -> Option<PathBuf> {
+    if let Ok(found) = path.canonicalize() {
+        return Some(found);
+    }
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    Some(folder.canonicalize().ok()?.join(path.file_name()?))
 }
 
 /// `PREFIX.ext` for an output prefix (`--out results/sueca` gives `results/sueca.csv`): the
@@ -100,15 +143,33 @@ mod tests {
         );
         let e = check_writable(&dir).unwrap_err();
         assert!(e.contains("directory"), "{e}");
-        assert!(
-            check_all([
-                None,
-                Some(dir.join("ok.csv").as_path()),
-                Some(dir.as_path())
-            ])
-            .is_err()
+        let ok = dir.join("ok.csv");
+        assert!(check_outputs(&[("--a", None), ("--b", Some(&ok))], &[]).is_ok());
+        let e = check_outputs(&[("--a", Some(&ok)), ("--b", Some(&dir))], &[]).unwrap_err();
+        assert!(e.contains("directory"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn outputs_may_not_overwrite_each_other_or_the_inputs() {
+        let dir = scratch("clash");
+        let log = dir.join("games.jsonl");
+        std::fs::create_dir_all(dir.join("x")).unwrap();
+        let again = dir.join("x").join("..").join("games.jsonl");
+        let e = check_outputs(&[("--out", Some(&log)), ("--summary", Some(&again))], &[]);
+        assert_eq!(
+            e.unwrap_err(),
+            format!(
+                "--out and --summary name the same file, {}: give each its own",
+                again.display()
+            )
         );
-        assert!(check_all([None, Some(dir.join("ok.csv").as_path())]).is_ok());
+        let e = check_outputs(
+            &[("--summary", Some(&log))],
+            &[&dir.join("a.jsonl"), &again],
+        );
+        assert!(e.unwrap_err().contains("is also an input"));
+        assert!(!log.exists(), "a refused check created {}", log.display());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -62,7 +62,7 @@ pub fn run(args: &PlayArgs) -> Result<(), String> {
     let budget = args.budget.budget()?;
     // The game is appended to `--out` at its end: a path that cannot take it is refused before
     // the person has played a card.
-    super::output::check_all([args.out.as_deref()])?;
+    super::output::check_outputs(&[("--out", args.out.as_deref())], &[])?;
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     let table = Table {

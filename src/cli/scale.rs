@@ -150,7 +150,14 @@ pub fn run(args: &ScaleArgs) -> Result<(), String> {
     // so a bad option or path is an error at once, not after minutes of timing.
     games::dispatch(&plan.game, CheckPlan(&plan)).map_err(|e| e.to_string())??;
     let [csv, json, svg] = ["csv", "json", "svg"].map(|ext| output::prefixed(&args.out, ext));
-    output::check_all([&csv, &json, &svg].map(|p| Some(p.as_path())))?;
+    output::check_outputs(
+        &[
+            ("--out", Some(&csv)),
+            ("--out", Some(&json)),
+            ("--out", Some(&svg)),
+        ],
+        &[],
+    )?;
     // Shared-tree speedups depend on how fast a cache line moves between cores, which on a
     // virtual machine changes with the host's placement: measured on both sides of the run.
     let handoff_before = handoff_latency_ns();

@@ -125,7 +125,14 @@ impl GameVisitor for TournamentVisitor<'_> {
 /// Runs `cardsearch tournament`.
 pub fn run(args: &TournamentArgs) -> Result<(), String> {
     let mut cfg = args.config()?;
-    output::check_all([args.series.summary.as_deref(), args.plot.as_deref()])?;
+    output::check_outputs(
+        &[
+            ("--out", args.series.out.as_deref()),
+            ("--summary", args.series.summary.as_deref()),
+            ("--plot", args.plot.as_deref()),
+        ],
+        &[],
+    )?;
     cfg.stop = Some(super::interrupt_signal());
     let format = match cfg.format {
         Format::RoundRobin => "round robin",

@@ -191,6 +191,92 @@ fn outputs_that_cannot_be_written_are_refused_before_the_work() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A command's output that names its games log, another output or one of its inputs is refused
+/// before anything is written: `match --out G --summary G` used to play the match and then
+/// replace the log with the summary, and `merge --summary` could overwrite a shard it read.
+#[test]
+fn outputs_never_overwrite_each_other_or_the_inputs() {
+    let dir = scratch_dir("clashing-outputs");
+    let log = dir.join("games.jsonl");
+    let log = log.to_str().unwrap();
+    let quick = [
+        "--game",
+        "tricks",
+        "--iterations",
+        "10",
+        "--deals",
+        "1",
+        "--quiet",
+    ];
+    let played = cardsearch(&[&["match", "--out", log][..], &quick].concat());
+    assert!(played.status.success());
+    let before = std::fs::read(log).unwrap();
+    let json_log = dir.join("games.json");
+    std::fs::copy(log, &json_log).unwrap();
+    let json_log = json_log.to_str().unwrap();
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    let same = dir.join("sub").join("..").join("games.jsonl");
+    let same = same.to_str().unwrap();
+    let other = dir.join("ratings.svg");
+    let other = other.to_str().unwrap();
+    let refused: Vec<(Vec<&str>, &str)> = vec![
+        (
+            [&["match", "--out", log, "--summary", same][..], &quick].concat(),
+            "--out and --summary name the same file",
+        ),
+        (
+            [
+                &[
+                    "tournament",
+                    "--agents",
+                    "random,pimc",
+                    "--summary",
+                    other,
+                    "--plot",
+                    other,
+                ][..],
+                &quick,
+            ]
+            .concat(),
+            "--summary and --plot name the same file",
+        ),
+        (vec!["merge", "--summary", same, log], "--summary"),
+        (
+            vec!["fit-model", "--game", "sueca", "--out", log, log],
+            "--out",
+        ),
+        (
+            // A tree is written as .json or .dot; the log read is any file.
+            vec!["replay", "--move", "0", "--dump-tree", json_log, json_log],
+            "--dump-tree",
+        ),
+    ];
+    for (args, flag) in &refused {
+        let mention = if flag.contains(' ') {
+            flag.to_string()
+        } else {
+            let value = args[args.iter().position(|a| a == flag).unwrap() + 1];
+            format!("{flag} {value} is also an input")
+        };
+        assert_clean_error(args, &mention);
+        assert_eq!(
+            std::fs::read(log).unwrap(),
+            before,
+            "{args:?} changed the log"
+        );
+        assert_eq!(
+            std::fs::read(json_log).unwrap(),
+            before,
+            "{args:?} changed the log"
+        );
+        assert!(
+            !std::path::Path::new(other).exists(),
+            "{args:?} wrote {other}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `merge`'s ratings options on the logs of one match, which has no ratings, are errors (they
 /// were ignored: `--plot` drew nothing and the exit said success).
 #[test]
