@@ -1,6 +1,7 @@
 //! The files a command writes when its work is done (summaries, tables, plots, models): each
-//! path is checked before the work starts, so one that cannot be written is an error at once,
-//! not after an hour of games, and every write failure reads the same.
+//! path is checked before the work starts (that it can be written, and that it names neither
+//! another output nor an input), so a bad one is an error at once, not after an hour of games;
+//! and every write failure reads the same.
 
 use std::fs::OpenOptions;
 use std::path::{Path, PathBuf};
