@@ -47,7 +47,11 @@ pub fn run(args: &FitModelArgs) -> Result<(), String> {
         return Err("--steps must be at least 1".into());
     }
     let spec: Spec = args.game.parse().map_err(|e: crate::spec::SpecError| e.0)?;
-    let inputs: Vec<&std::path::Path> = args.logs.iter().map(|p| p.as_path()).collect();
+    let inputs: Vec<_> = args
+        .logs
+        .iter()
+        .map(|p| ("a log given to fit-model", p.as_path()))
+        .collect();
     super::output::check_outputs(&[("--out", args.out.as_deref())], &inputs)?;
     let mut logged = Vec::new();
     for path in &args.logs {

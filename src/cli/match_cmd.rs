@@ -88,12 +88,12 @@ impl GameVisitor for MatchVisitor<'_> {
 /// Runs `cardsearch match`.
 pub fn run(args: &MatchArgs) -> Result<(), String> {
     let mut cfg = args.config()?;
+    // The games log is read (a run continues it) and appended to as games end, which opening
+    // it checks; the summary is written at the end and must be another file.
+    let log = args.series.out.as_deref().map(|log| ("--out", log));
     output::check_outputs(
-        &[
-            ("--out", args.series.out.as_deref()),
-            ("--summary", args.series.summary.as_deref()),
-        ],
-        &[],
+        &[("--summary", args.series.summary.as_deref())],
+        log.as_slice(),
     )?;
     cfg.stop = Some(super::interrupt_signal());
     let (a, b, deals, seed, match_budget) = (

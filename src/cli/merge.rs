@@ -37,7 +37,11 @@ pub struct MergeArgs {
 
 /// Runs `cardsearch merge`.
 pub fn run(args: &MergeArgs) -> Result<(), String> {
-    let inputs: Vec<&std::path::Path> = args.logs.iter().map(|p| p.as_path()).collect();
+    let inputs: Vec<_> = args
+        .logs
+        .iter()
+        .map(|p| ("a log given to merge", p.as_path()))
+        .collect();
     output::check_outputs(
         &[
             ("--summary", args.summary.as_deref()),

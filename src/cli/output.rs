@@ -34,23 +34,22 @@ pub fn check_writable(path: &Path) -> Result<(), String> {
 
 /// Checks the files a command will write, each named with the option that gives it
 /// (`("--summary", path)`; `None` where the option is not given), before its work starts: no
-/// two are the same file, none is one of the command's `inputs` (which writing it would
-/// destroy), and each can be written ([`check_writable`]).
-pub fn check_outputs(outputs: &[(&str, Option<&Path>)], inputs: &[&Path]) -> Result<(), String> {
+/// two are the same file, none is one of the files the command reads (`inputs`, each named
+/// too: `("--out", log)` for a games log that a run continues, `("a log given to merge",
+/// path)`), and each can be written ([`check_writable`]).
+pub fn check_outputs(
+    outputs: &[(&str, Option<&Path>)],
+    inputs: &[(&str, &Path)],
+) -> Result<(), String> {
     let given: Vec<(&str, &Path)> = outputs
         .iter()
         .filter_map(|&(flag, path)| Some((flag, path?)))
         .collect();
-    for (i, &(flag, path)) in given.iter().enumerate() {
-        if let Some(&(other, _)) = given[..i].iter().find(|(_, p)| same_file(p, path)) {
+    let named: Vec<(&str, &Path)> = inputs.iter().chain(&given).copied().collect();
+    for (i, &(flag, path)) in named.iter().enumerate().skip(inputs.len()) {
+        if let Some(&(other, _)) = named[..i].iter().find(|(_, p)| same_file(p, path)) {
             return Err(format!(
                 "{other} and {flag} name the same file, {}: give each its own",
-                path.display()
-            ));
-        }
-        if inputs.iter().any(|input| same_file(input, path)) {
-            return Err(format!(
-                "{flag} {} is also an input: writing it would replace what is read",
                 path.display()
             ));
         }
@@ -165,11 +164,16 @@ mod tests {
                 again.display()
             )
         );
-        let e = check_outputs(
-            &[("--summary", Some(&log))],
-            &[&dir.join("a.jsonl"), &again],
+        let other = dir.join("a.jsonl");
+        let inputs = [
+            ("a log read", other.as_path()),
+            ("the log replayed", &again),
+        ];
+        let e = check_outputs(&[("--summary", Some(&log))], &inputs).unwrap_err();
+        assert!(
+            e.starts_with("the log replayed and --summary name the same file"),
+            "{e}"
         );
-        assert!(e.unwrap_err().contains("is also an input"));
         assert!(!log.exists(), "a refused check created {}", log.display());
         std::fs::remove_dir_all(&dir).unwrap();
     }

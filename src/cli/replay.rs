@@ -36,7 +36,10 @@ pub struct ReplayArgs {
 pub fn run(args: &ReplayArgs) -> Result<(), String> {
     // Check the arguments before printing anything, so an error is the only output.
     let format = tree_format(args)?;
-    super::output::check_outputs(&[("--dump-tree", args.dump_tree.as_deref())], &[&args.log])?;
+    super::output::check_outputs(
+        &[("--dump-tree", args.dump_tree.as_deref())],
+        &[("the log replayed", &args.log)],
+    )?;
     let logged = read_game(&args.log, args.game).map_err(|e| e.to_string())?;
     let r = &logged.record;
     if let Some(ply) = args.ply.filter(|&p| p >= r.moves.len()) {

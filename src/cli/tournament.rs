@@ -125,13 +125,14 @@ impl GameVisitor for TournamentVisitor<'_> {
 /// Runs `cardsearch tournament`.
 pub fn run(args: &TournamentArgs) -> Result<(), String> {
     let mut cfg = args.config()?;
+    // As in `match`: the games log is read and appended to, the rest written at the end.
+    let log = args.series.out.as_deref().map(|log| ("--out", log));
     output::check_outputs(
         &[
-            ("--out", args.series.out.as_deref()),
             ("--summary", args.series.summary.as_deref()),
             ("--plot", args.plot.as_deref()),
         ],
-        &[],
+        log.as_slice(),
     )?;
     cfg.stop = Some(super::interrupt_signal());
     let format = match cfg.format {

@@ -240,25 +240,22 @@ fn outputs_never_overwrite_each_other_or_the_inputs() {
             .concat(),
             "--summary and --plot name the same file",
         ),
-        (vec!["merge", "--summary", same, log], "--summary"),
+        (
+            vec!["merge", "--summary", same, log],
+            "a log given to merge and --summary name the same file",
+        ),
         (
             vec!["fit-model", "--game", "sueca", "--out", log, log],
-            "--out",
+            "a log given to fit-model and --out name the same file",
         ),
         (
             // A tree is written as .json or .dot; the log read is any file.
             vec!["replay", "--move", "0", "--dump-tree", json_log, json_log],
-            "--dump-tree",
+            "the log replayed and --dump-tree name the same file",
         ),
     ];
-    for (args, flag) in &refused {
-        let mention = if flag.contains(' ') {
-            flag.to_string()
-        } else {
-            let value = args[args.iter().position(|a| a == flag).unwrap() + 1];
-            format!("{flag} {value} is also an input")
-        };
-        assert_clean_error(args, &mention);
+    for (args, mention) in &refused {
+        assert_clean_error(args, mention);
         assert_eq!(
             std::fs::read(log).unwrap(),
             before,
