@@ -202,15 +202,7 @@ pub fn run(args: &CurveArgs) -> Result<(), String> {
         jobs: args.jobs,
         stop: Some(super::interrupt_signal()),
     };
-    let [csv, json, svg] = ["csv", "json", "svg"].map(|ext| output::prefixed(&args.out, ext));
-    output::check_outputs(
-        &[
-            ("--out", Some(&csv)),
-            ("--out", Some(&json)),
-            ("--out", Some(&svg)),
-        ],
-        &[],
-    )?;
+    let [csv, json, svg] = output::table_outputs(&args.out)?;
     // Every game goes to PREFIX.jsonl as it ends, so a stopped curve resumes where it stopped.
     let games_log = output::prefixed(&args.out, "jsonl");
     let curve = games::dispatch(

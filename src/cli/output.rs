@@ -88,6 +88,15 @@ pub fn prefixed(prefix: &Path, ext: &str) -> PathBuf {
     PathBuf::from(path)
 }
 
+/// `PREFIX.csv`, `PREFIX.json` and `PREFIX.svg`, the table, data and plot of `curve` and
+/// `scale` (`--out PREFIX`), each checked as [`check_outputs`] does.
+pub fn table_outputs(prefix: &Path) -> Result<[PathBuf; 3], String> {
+    let paths = ["csv", "json", "svg"].map(|ext| prefixed(prefix, ext));
+    let named = paths.each_ref().map(|p| ("--out", Some(p.as_path())));
+    check_outputs(&named, &[])?;
+    Ok(paths)
+}
+
 /// Writes `text` to `path`, replacing what was there.
 pub fn write_text(path: &Path, text: &str) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| cannot_write(path, e))

@@ -149,15 +149,7 @@ pub fn run(args: &ScaleArgs) -> Result<(), String> {
     // Every agent of the plan is built, and every output checked, before anything is measured,
     // so a bad option or path is an error at once, not after minutes of timing.
     games::dispatch(&plan.game, CheckPlan(&plan)).map_err(|e| e.to_string())??;
-    let [csv, json, svg] = ["csv", "json", "svg"].map(|ext| output::prefixed(&args.out, ext));
-    output::check_outputs(
-        &[
-            ("--out", Some(&csv)),
-            ("--out", Some(&json)),
-            ("--out", Some(&svg)),
-        ],
-        &[],
-    )?;
+    let [csv, json, svg] = output::table_outputs(&args.out)?;
     // Shared-tree speedups depend on how fast a cache line moves between cores, which on a
     // virtual machine changes with the host's placement: measured on both sides of the run.
     let handoff_before = handoff_latency_ns();

@@ -33,6 +33,17 @@ fn assert_clean_error(args: &[&str], must_mention: &str) {
     );
 }
 
+/// The options of a match or tournament that plays one Tricks deal at 10 iterations a move.
+const QUICK: [&str; 7] = [
+    "--game",
+    "tricks",
+    "--iterations",
+    "10",
+    "--deals",
+    "1",
+    "--quiet",
+];
+
 /// A typo in `profile`'s specs is reported before the output is opened, so an earlier
 /// flamegraph at `--out` survives it and no empty file is left behind.
 #[test]
@@ -92,17 +103,8 @@ fn outputs_that_cannot_be_written_are_refused_before_the_work() {
     let log = dir.join("games.jsonl");
     let log = log.to_str().unwrap();
     let tree = format!("{missing}.json");
-    let quick = [
-        "--game",
-        "tricks",
-        "--iterations",
-        "10",
-        "--deals",
-        "1",
-        "--quiet",
-    ];
     let commands: Vec<Vec<&str>> = vec![
-        [&["match", "--out", log, "--summary", missing][..], &quick].concat(),
+        [&["match", "--out", log, "--summary", missing][..], &QUICK].concat(),
         [
             &[
                 "tournament",
@@ -113,7 +115,7 @@ fn outputs_that_cannot_be_written_are_refused_before_the_work() {
                 "--plot",
                 missing,
             ][..],
-            &quick,
+            &QUICK,
         ]
         .concat(),
         [
@@ -124,7 +126,7 @@ fn outputs_that_cannot_be_written_are_refused_before_the_work() {
                 "--summary",
                 missing,
             ][..],
-            &quick,
+            &QUICK,
         ]
         .concat(),
         vec![
@@ -199,16 +201,7 @@ fn outputs_never_overwrite_each_other_or_the_inputs() {
     let dir = scratch_dir("clashing-outputs");
     let log = dir.join("games.jsonl");
     let log = log.to_str().unwrap();
-    let quick = [
-        "--game",
-        "tricks",
-        "--iterations",
-        "10",
-        "--deals",
-        "1",
-        "--quiet",
-    ];
-    let played = cardsearch(&[&["match", "--out", log][..], &quick].concat());
+    let played = cardsearch(&[&["match", "--out", log][..], &QUICK].concat());
     assert!(played.status.success());
     let before = std::fs::read(log).unwrap();
     let json_log = dir.join("games.json");
@@ -221,7 +214,7 @@ fn outputs_never_overwrite_each_other_or_the_inputs() {
     let other = other.to_str().unwrap();
     let refused: Vec<(Vec<&str>, &str)> = vec![
         (
-            [&["match", "--out", log, "--summary", same][..], &quick].concat(),
+            [&["match", "--out", log, "--summary", same][..], &QUICK].concat(),
             "--out and --summary name the same file",
         ),
         (
@@ -235,7 +228,7 @@ fn outputs_never_overwrite_each_other_or_the_inputs() {
                     "--plot",
                     other,
                 ][..],
-                &quick,
+                &QUICK,
             ]
             .concat(),
             "--summary and --plot name the same file",
@@ -281,18 +274,7 @@ fn ratings_options_on_one_match_are_refused() {
     let dir = scratch_dir("merge-one-match");
     let log = dir.join("match.jsonl");
     let log = log.to_str().unwrap();
-    let played = cardsearch(&[
-        "match",
-        "--game",
-        "tricks",
-        "--iterations",
-        "10",
-        "--deals",
-        "1",
-        "--quiet",
-        "--out",
-        log,
-    ]);
+    let played = cardsearch(&[&["match", "--out", log][..], &QUICK].concat());
     assert!(played.status.success());
     let plot = dir.join("ratings.svg");
     let plot = plot.to_str().unwrap();
