@@ -7,7 +7,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::game::{MoveSet, rng_from_seed};
 use crate::games::{self, GameDef, GameVisitor};
-use crate::solver::{SolveError, Solver, read_values};
+use crate::solver::{Solver, read_values};
 use crate::spec::Spec;
 
 /// Options of `cardsearch solve`.
@@ -133,12 +133,7 @@ impl GameVisitor for SolveVisitor<'_> {
                 });
         let values = read_values(ops, &mut solver, &state);
         progress.clear();
-        let values = values.map_err(|e| match e {
-            SolveError::NodeLimit(_) => {
-                format!("{e}; raise --node-limit (now {})", args.node_limit)
-            }
-            _ => e.to_string(),
-        })?;
+        let values = values.map_err(|e| e.explained("--node-limit", args.node_limit))?;
         let seconds = start.elapsed().as_secs_f64();
         Ok(Solved {
             deal,

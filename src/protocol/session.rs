@@ -14,7 +14,7 @@ use crate::game::{
 use crate::games::GameDef;
 use crate::limits;
 use crate::search::{Budget, StopSignal};
-use crate::solver::{SolveError, Solver, read_values};
+use crate::solver::{Solver, read_values};
 use crate::spec::Spec;
 
 /// How often a `solve` looks for a `stop`: every 65,536 nodes, a few milliseconds.
@@ -523,10 +523,8 @@ impl<G: GameDef> Session for GameSession<G> {
             .with_node_limit(node_limit)
             .with_watch(SOLVE_STOP_CHECK_NODES, move |_| !stop.is_raised());
         let start = Instant::now();
-        let values = read_values(ops, &mut solver, &state).map_err(|e| match e {
-            SolveError::NodeLimit(_) => format!("{e}; raise node_limit (now {node_limit})"),
-            _ => e.to_string(),
-        })?;
+        let values = read_values(ops, &mut solver, &state)
+            .map_err(|e| e.explained("node_limit", node_limit))?;
         let values: Vec<Value> = values
             .iter()
             .map(|v| json!({"move": v.mv.to_string(), "value": v.value, "reward": v.reward}))

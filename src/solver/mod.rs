@@ -67,7 +67,7 @@ pub enum SolveError {
     #[error("the solver cannot handle this position: {0}")]
     Unsupported(String),
     /// The search gave up after its node limit. (The front ends name the option that raises
-    /// it: `--node-limit` at the command line, `node_limit` in the protocol.)
+    /// it through [`SolveError::explained`].)
     #[error("gave up after {0} nodes: the position is too large for the node limit")]
     NodeLimit(u64),
     /// The solve's watch asked it to stop (Ctrl-C at the command line).
@@ -79,6 +79,17 @@ pub enum SolveError {
     /// The game has no exact solver.
     #[error("this game has no exact solver (solvable: sueca, bisca, hearts, tricks)")]
     NoSolver,
+}
+
+impl SolveError {
+    /// The error as a front end reports it: past the node limit, with the option that raises
+    /// it as that front end spells it (`--node-limit`, `node_limit`) and its value `limit`.
+    pub fn explained(&self, limit_option: &str, limit: u64) -> String {
+        match self {
+            SolveError::NodeLimit(_) => format!("{self}; raise {limit_option} (now {limit})"),
+            _ => self.to_string(),
+        }
+    }
 }
 
 /// Every legal move's exact value for the seat to move (see the module's values), with a
