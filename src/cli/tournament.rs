@@ -46,23 +46,32 @@ pub struct TournamentArgs {
 }
 
 /// Splits `--agents` lists into specs: commas separate agents, but an item with `=` and no `:`
-/// continues the options of the agent before it (`ismcts:c=0.7,threads=2`).
-pub fn split_agents(lists: &[String]) -> Vec<String> {
+/// continues the options of the agent before it (`ismcts:c=0.7,threads=2`). Such an item
+/// with no agent before it in its list is an error that says so: as a spec of its own it would
+/// only be called malformed.
+pub fn split_agents(lists: &[String]) -> Result<Vec<String>, String> {
     let mut out: Vec<String> = Vec::new();
     for list in lists {
         let mut here: Vec<String> = Vec::new();
         for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let is_option = item.contains('=') && !item.contains(':');
             match here.last_mut() {
-                Some(last) if item.contains('=') && !item.contains(':') => {
+                Some(last) if is_option => {
                     last.push(',');
                     last.push_str(item);
+                }
+                None if is_option => {
+                    return Err(format!(
+                        "--agents '{list}': option '{item}' comes before any agent; \
+                         give it after its agent's name (e.g. ismcts:{item})"
+                    ));
                 }
                 _ => here.push(item.to_string()),
             }
         }
         out.extend(here);
     }
-    out
+    Ok(out)
 }
 
 impl TournamentArgs {
@@ -71,7 +80,7 @@ impl TournamentArgs {
         let spec = |s: &str| s.parse::<Spec>().map_err(|e| e.to_string());
         let flag = |e: String| format!("--{e}");
         let series = self.series.check(self.deals)?;
-        let names = split_agents(&self.agents);
+        let names = split_agents(&self.agents)?;
         if names.len() < 2 {
             return Err(format!(
                 "--agents: a tournament needs at least two agents, got {}",
@@ -277,7 +286,8 @@ mod tests {
         let got = split_agents(&[
             "random, pimc:dets=20,iterations=50,ismcts".into(),
             "ismcts:c=0.7".into(),
-        ]);
+        ])
+        .unwrap();
         assert_eq!(
             got,
             [
@@ -287,5 +297,16 @@ mod tests {
                 "ismcts:c=0.7"
             ]
         );
+    }
+
+    #[test]
+    fn an_option_before_any_agent_is_named_as_such() {
+        for list in ["threads=2,random,pimc", " , c=0.7,ismcts"] {
+            let e = split_agents(&[list.into()]).unwrap_err();
+            assert!(e.contains("comes before any agent"), "{list}: {e}");
+        }
+        // Each list starts afresh: an option at the start of the second is not the first's.
+        let e = split_agents(&["random,ismcts".into(), "threads=2,pimc".into()]).unwrap_err();
+        assert!(e.contains("'threads=2'"), "{e}");
     }
 }
