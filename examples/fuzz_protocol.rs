@@ -47,7 +47,7 @@ const GAMES: [&str; 16] = [
 /// Agents of every family, with the options that take other code paths (playouts, rewards,
 /// tree reuse, inference, exact endgames, priors, parallel modes) and some that no game
 /// accepts or only some games do: those must be answered with an error, never a panic.
-const AGENTS: [&str; 47] = [
+const AGENTS: [&str; 48] = [
     "random",
     "ismcts",
     "pimc",
@@ -65,6 +65,7 @@ const AGENTS: [&str; 47] = [
     "mo-ismcts",
     "mo-ismcts:parallel=tree,threads=2,root_batch=1",
     "mo-ismcts:parallel=root,threads=2,playout=heuristic",
+    "mo-ismcts:parallel=leaf,threads=3",
     "ismcts:playout=nast",
     "ismcts:playout=nast:n=3,policy=roulette",
     "ismcts:playout=nast:n=4,policy=ucb1:c=0.3,parallel=tree,threads=2,nast_tables=thread",

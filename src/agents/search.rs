@@ -35,7 +35,7 @@ pub const ISMCTS_INFO: AgentInfo = AgentInfo {
 pub const MO_ISMCTS_INFO: AgentInfo = AgentInfo {
     name: "mo-ismcts",
     about: "multiple-observer information-set MCTS: a tree per seat, each move as that seat \
-            sees it (parallel: sequential, root or tree)",
+            sees it (parallel: sequential, root, tree or leaf)",
     options: MO_ISMCTS_OPTIONS,
 };
 

@@ -405,7 +405,7 @@ pub const MO_ISMCTS_OPTIONS: &[OptionDoc] = &[
     OptionDoc {
         key: "parallel",
         default: "sequential",
-        help: "sequential | root | tree (a tree per seat in each)",
+        help: "sequential | root | tree | leaf (a tree per seat in each)",
     },
     OPT_THREADS,
     OPT_VIRTUAL_LOSS,
@@ -693,14 +693,11 @@ impl SearchConfig {
         };
         let budget = budget_from_spec(spec)?;
         let endgame = EndgameConfig::from_spec(spec)?;
-        if algorithm == Algorithm::MoIsmcts
-            && matches!(parallel, Parallel::TreeLocked | Parallel::Leaf)
-        {
+        if algorithm == Algorithm::MoIsmcts && parallel == Parallel::TreeLocked {
             // Locked walks record the one node lock a thread holds (to free it on a panic) and
-            // a walk over a tree per seat would hold one per tree; the leaf master's walk and
-            // weighted backups are written for one tree.
+            // a walk over a tree per seat would hold one per tree.
             return Err(err(format!(
-                "parallel={parallel} is not supported (sequential, root or tree are)"
+                "parallel={parallel} is not supported (sequential, root, tree or leaf are)"
             )));
         }
         if algorithm == Algorithm::MoIsmcts && matches!(rollout.playout, Playout::Ngrams(_)) {

@@ -1,5 +1,5 @@
-//! Leaf parallelism: one master walks the tree; from each new leaf, `threads` playouts run in
-//! parallel and the master backs all of them up.
+//! Leaf parallelism: one master walks the tree (MO-ISMCTS: its tree per seat, together); from
+//! each new leaf, `threads` playouts run in parallel and the master backs all of them up.
 //!
 //! Playouts take about a microsecond, so the hand-off is a spin on shared words rather than a
 //! channel. The master writes the leaf state, resets the claim counter and publishes
@@ -23,8 +23,8 @@ use super::budget::{BudgetClock, CLOCK_EVERY};
 use super::crew::Crew;
 use super::nast::MoveLog;
 use super::rollout::{Rewards, Roller};
-use super::tree::{NodeId, Tree};
-use super::walk::{Ucb, Walker};
+use super::tree::{Exclusive, NodeId, Tree, TreeRef};
+use super::walk::{Ucb, Walk};
 use super::worlds::Worlds;
 
 /// The signal that ends the workers' loop.
@@ -148,11 +148,12 @@ impl Drop for FailOnPanic<'_> {
     }
 }
 
-/// Leaf-parallel search on a tree already reset for `worlds`, with the crew's threads: thread 0
-/// (the caller) is the master. Returns playouts backed up.
+/// Leaf-parallel search on a group of trees already reset for `worlds` (one tree, or
+/// MO-ISMCTS's tree per seat), with the crew's threads: thread 0 (the caller) is the master.
+/// Returns playouts backed up.
 pub(super) fn leaf<G: Game, W: Worlds<G>>(
     crew: &Crew,
-    tree: &mut Tree<G::Move>,
+    trees: &mut [Tree<G::Move>],
     worlds: &W,
     budget: &Budget,
     ucb: Ucb,
@@ -173,12 +174,12 @@ pub(super) fn leaf<G: Game, W: Worlds<G>>(
         roller,
         slots: (0..threads).map(|_| CachePadded::default()).collect(),
     };
-    let master_state = Mutex::new((tree, rng));
+    let master_state = Mutex::new((trees, rng));
     let done = crew.run(|i| {
         if i == 0 {
             let mut guard = master_state.lock();
-            let (tree, rng) = &mut *guard;
-            master(&hub, tree, worlds, &clock, ucb, threads, rng)
+            let (trees, rng) = &mut *guard;
+            master(&hub, trees, worlds, &clock, ucb, threads, rng)
         } else {
             worker(&hub);
             0
@@ -189,7 +190,7 @@ pub(super) fn leaf<G: Game, W: Worlds<G>>(
 
 fn master<G: Game, W: Worlds<G>>(
     hub: &Hub<'_, G>,
-    tree: &mut Tree<G::Move>,
+    trees: &mut [Tree<G::Move>],
     worlds: &W,
     clock: &BudgetClock,
     ucb: Ucb,
@@ -197,8 +198,8 @@ fn master<G: Game, W: Worlds<G>>(
     rng: &mut Rng,
 ) -> u64 {
     let _stop = StopOnDrop(&hub.signal);
-    let t = tree.exclusive();
-    let mut walker = Walker::new(ucb, false, false, hub.roller.logs_moves());
+    let t: Vec<TreeRef<'_, G::Move, Exclusive>> = trees.iter_mut().map(Tree::exclusive).collect();
+    let mut walk = Walk::new(ucb, false, false, hub.roller.logs_moves(), t.len());
     // The log the master's own share of a leaf's playouts continue in.
     let mut leaf_log = MoveLog::default();
     let max = clock.max_iterations();
@@ -214,11 +215,11 @@ fn master<G: Game, W: Worlds<G>>(
         let k = (threads as u64).min(max - done);
         let (root, mut state) = worlds.world(batches, rng);
         batches += 1;
-        walker.descend(t, worlds, NodeId(root), &mut state, rng, k as u32);
+        walk.descend(&t, worlds, NodeId(root), &mut state, rng, k as u32);
         let mut sums: Rewards = [0.0; MAX_SEATS];
         if state.is_terminal() || k == 1 {
             // Nothing to share out: one playout, or a leaf that is already the end.
-            let rewards = hub.roller.finish(&mut state, rng, &mut walker.log);
+            let rewards = hub.roller.finish(&mut state, rng, walk.log());
             for (s, r) in sums.iter_mut().zip(rewards) {
                 *s = r * k as f64;
             }
@@ -227,7 +228,7 @@ fn master<G: Game, W: Worlds<G>>(
             // claimable yet, so nobody reads `job` now.
             let job = unsafe { &mut *hub.job.get() };
             job.state = Some(state);
-            job.log.copy_moves_from(&walker.log);
+            job.log.copy_moves_from(walk.log());
             epoch += 1;
             hub.claim.store(epoch << LOW_BITS, Relaxed);
             hub.signal.store(epoch << LOW_BITS | k, Release);
@@ -247,9 +248,9 @@ fn master<G: Game, W: Worlds<G>>(
             }
         }
         if W::AVAILABILITY {
-            walker.backup::<_, _, true>(t, k as u32, &sums);
+            walk.backup::<_, _, true>(&t, k as u32, &sums);
         } else {
-            walker.backup::<_, _, false>(t, k as u32, &sums);
+            walk.backup::<_, _, false>(&t, k as u32, &sums);
         }
         done += k;
     }

@@ -37,8 +37,9 @@ fn any_move<G: Game>() -> <G::Move as TreeMove>::Mask {
 /// One MO-ISMCTS walk from `root` of every seat's tree (`trees[k]` and `walkers[k]` belong to
 /// seat `observer + k`, where the observer is the seat to move in `state`), playing the moves on
 /// `state`. Ends where the tree of the seat to move makes a new node, has no room, or has
-/// stopped (one node per tree and iteration), or at the end of the game. Returns the number of
-/// seats, whose walkers hold paths to back up.
+/// stopped (one node per tree and iteration), or at the end of the game. `weight` playouts will
+/// be backed up through the walk (leaf parallelism), added to the availability a selection
+/// counts. Returns the number of seats, whose walkers hold paths to back up.
 #[inline]
 pub(crate) fn descend<G: Game, W: Worlds<G>, A: Access>(
     walkers: &mut [Walker],
@@ -47,6 +48,7 @@ pub(crate) fn descend<G: Game, W: Worlds<G>, A: Access>(
     root: NodeId,
     state: &mut G,
     rng: &mut Rng,
+    weight: u32,
 ) -> usize {
     // One lock per walk is what `Locked` handles record; MO walks several trees at once.
     debug_assert!(!A::LOCKED, "MO-ISMCTS does not run tree-locked");
@@ -88,7 +90,7 @@ pub(crate) fn descend<G: Game, W: Worlds<G>, A: Access>(
             true,
             m == 0,
             rng,
-            1,
+            weight,
         );
         let (bit, last) = match step {
             Step::Down(bit) => (bit, false),

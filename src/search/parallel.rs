@@ -71,7 +71,7 @@ mod phases {
         state: &mut G,
         rng: &mut Rng,
     ) {
-        walk.descend(trees, worlds, root, state, rng);
+        walk.descend(trees, worlds, root, state, rng, 1);
     }
 
     /// The playout to the end of the game, and the rewards there.
@@ -94,7 +94,7 @@ mod phases {
         trees: &[TreeRef<'_, G::Move, A>],
         rewards: &Rewards,
     ) {
-        walk.backup::<_, A, AVAIL>(trees, rewards);
+        walk.backup::<_, A, AVAIL>(trees, 1, rewards);
     }
 }
 

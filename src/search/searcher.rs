@@ -370,8 +370,8 @@ impl<M: TreeMove + Eq + Send + Sync + 'static> Searcher<M> {
                 )]
             }
             (Parallel::Leaf, Some(crew)) => {
-                let tree = &mut self.trees[0];
-                vec![leaf::leaf(crew, tree, worlds, budget, ucb, rollout, rng)]
+                let trees = &mut self.trees[..group];
+                vec![leaf::leaf(crew, trees, worlds, budget, ucb, rollout, rng)]
             }
         };
         if W::AVAILABILITY {

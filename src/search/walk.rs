@@ -699,7 +699,9 @@ impl Walk {
         }
     }
 
-    /// Selection and expansion from `root` in every tree of the group through `state`.
+    /// Selection and expansion from `root` in every tree of the group through `state`, for
+    /// `weight` playouts to be backed up through the walk (more than one in leaf parallelism;
+    /// see [`Walker::descend`]).
     #[inline]
     pub(crate) fn descend<G: Game, W: Worlds<G>, A: Access>(
         &mut self,
@@ -708,25 +710,35 @@ impl Walk {
         root: NodeId,
         state: &mut G,
         rng: &mut Rng,
+        weight: u32,
     ) {
         if let [walker] = &mut self.walkers[..] {
-            walker.descend(trees[0], worlds, root, state, rng, 1);
+            walker.descend(trees[0], worlds, root, state, rng, weight);
             self.used = 1;
         } else {
-            self.used =
-                super::mo_ismcts::descend(&mut self.walkers, trees, worlds, root, state, rng);
+            self.used = super::mo_ismcts::descend(
+                &mut self.walkers,
+                trees,
+                worlds,
+                root,
+                state,
+                rng,
+                weight,
+            );
         }
     }
 
-    /// Backs one playout's `rewards` up every path of the last walk (see [`Walker::backup`]).
+    /// Backs `visits` playouts with per-seat reward totals `rewards` up every path of the last
+    /// walk (see [`Walker::backup`]).
     #[inline]
     pub(crate) fn backup<M: TreeMove + PartialEq, A: Access, const AVAIL: bool>(
         &mut self,
         trees: &[TreeRef<'_, M, A>],
+        visits: u32,
         rewards: &Rewards,
     ) {
         for (walker, &tree) in self.walkers[..self.used].iter_mut().zip(trees) {
-            walker.backup::<M, A, AVAIL>(tree, 1, rewards);
+            walker.backup::<M, A, AVAIL>(tree, visits, rewards);
         }
     }
 
