@@ -798,6 +798,7 @@ fn stop_ends_a_day_long_search_in_every_parallel_mode() {
         "ismcts:parallel=tree,threads=2",
         "ismcts:parallel=tree-locked,threads=2",
         "ismcts:parallel=leaf,threads=2",
+        "mo-ismcts:parallel=leaf,threads=2",
         "pimc:parallel=tree,threads=2",
     ] {
         // A day of searching, then `stop` once the search is under way: the `go` reply comes
