@@ -44,6 +44,14 @@ const QUICK: [&str; 7] = [
     "--quiet",
 ];
 
+/// Plays a [`QUICK`] match into the games log `dir/name` and returns the log's path.
+fn quick_match_log(dir: &std::path::Path, name: &str) -> String {
+    let log = dir.join(name).to_str().unwrap().to_string();
+    let played = cardsearch(&[&["match", "--out", &log][..], &QUICK].concat());
+    assert!(played.status.success(), "the quick match into {log} failed");
+    log
+}
+
 /// A typo in `profile`'s specs is reported before the output is opened, so an earlier
 /// flamegraph at `--out` survives it and no empty file is left behind.
 #[test]
@@ -199,10 +207,8 @@ fn outputs_that_cannot_be_written_are_refused_before_the_work() {
 #[test]
 fn outputs_never_overwrite_each_other_or_the_inputs() {
     let dir = scratch_dir("clashing-outputs");
-    let log = dir.join("games.jsonl");
-    let log = log.to_str().unwrap();
-    let played = cardsearch(&[&["match", "--out", log][..], &QUICK].concat());
-    assert!(played.status.success());
+    let log = quick_match_log(&dir, "games.jsonl");
+    let log = log.as_str();
     let before = std::fs::read(log).unwrap();
     let json_log = dir.join("games.json");
     std::fs::copy(log, &json_log).unwrap();
@@ -272,10 +278,8 @@ fn outputs_never_overwrite_each_other_or_the_inputs() {
 #[test]
 fn ratings_options_on_one_match_are_refused() {
     let dir = scratch_dir("merge-one-match");
-    let log = dir.join("match.jsonl");
-    let log = log.to_str().unwrap();
-    let played = cardsearch(&[&["match", "--out", log][..], &QUICK].concat());
-    assert!(played.status.success());
+    let log = quick_match_log(&dir, "match.jsonl");
+    let log = log.as_str();
     let plot = dir.join("ratings.svg");
     let plot = plot.to_str().unwrap();
     assert_clean_error(
