@@ -75,29 +75,34 @@ impl fmt::Debug for Action {
 impl std::str::FromStr for Action {
     type Err = String;
 
-    /// `3>5` (a 3 on the board's 5), `x2` or `/2`.
+    /// `3>5` (a 3 on the board's 5), `x2` or `/2`. An error names the text and says what is
+    /// wrong with it once (a part that is not a card is named, not quoted with the whole
+    /// card grammar again).
     fn from_str(text: &str) -> Result<Action, String> {
         let text = text.trim();
-        let bad = |why: String| {
-            format!("'{text}' is not an ASMACAG action ({why}; write 3>5 for a 3 on a 5, x2, /2)")
+        let bad = |why: &str| format!("'{text}' is not an ASMACAG action: {why}");
+        let card = |part: &str| -> Result<Kind, String> {
+            part.trim().parse().map_err(|_| {
+                bad(&format!(
+                    "'{}' is not a card (0-{MAX_NUMBER}, x2 or /2)",
+                    part.trim()
+                ))
+            })
         };
         match text.split_once('>') {
-            Some((card, on)) => {
-                let card: Kind = card.trim().parse().map_err(bad)?;
-                let on: Kind = on.trim().parse().map_err(bad)?;
-                match (card.value(), on.value()) {
-                    (Some(c), Some(o)) => Ok(Action::play(c, o)),
-                    _ => Err(bad("only number cards are played on the board".into())),
-                }
-            }
-            None => {
-                let kind: Kind = text.parse().map_err(bad)?;
-                if kind.is_number() {
-                    Err(bad(format!("say which board card the {kind} goes on")))
-                } else {
-                    Ok(Action::special(kind))
-                }
-            }
+            Some((played, on)) => match (card(played)?.value(), card(on)?.value()) {
+                (Some(c), Some(o)) => Ok(Action::play(c, o)),
+                _ => Err(bad(
+                    "only a number card is played, and only on a number card",
+                )),
+            },
+            None => match text.parse::<Kind>() {
+                Ok(kind) if kind.is_number() => Err(bad(&format!(
+                    "say which board card the {kind} goes on, as in {kind}>5"
+                ))),
+                Ok(kind) => Ok(Action::special(kind)),
+                Err(_) => Err(bad("write 3>5 for a 3 on the board's 5, x2 or /2")),
+            },
         }
     }
 }
@@ -303,16 +308,21 @@ mod tests {
         }
         assert_eq!("×2".parse::<Action>().unwrap(), Action::DOUBLE);
         assert_eq!(" 6 > 2 ".parse::<Action>().unwrap(), Action::play(6, 2));
+        // Each error names the text once and gives one reason, once.
+        let numbers_only = "only a number card is played, and only on a number card";
+        let grammar = "write 3>5 for a 3 on the board's 5, x2 or /2";
         for (bad, why) in [
-            ("3", "which board card"),
-            ("x2>3", "only number cards"),
-            ("3>x2", "only number cards"),
-            ("7>", "not an ASMACAG card"),
-            ("14>1", "not an ASMACAG card"),
-            ("", "not an ASMACAG card"),
+            ("3", "say which board card the 3 goes on, as in 3>5"),
+            ("x2>3", numbers_only),
+            ("3>x2", numbers_only),
+            ("7>", "'' is not a card (0-13, x2 or /2)"),
+            ("14>1", "'14' is not a card (0-13, x2 or /2)"),
+            ("3>y", "'y' is not a card (0-13, x2 or /2)"),
+            ("", grammar),
+            ("foo", grammar),
         ] {
             let e = bad.parse::<Action>().unwrap_err();
-            assert!(e.contains(why), "{bad}: {e}");
+            assert_eq!(e, format!("'{bad}' is not an ASMACAG action: {why}"));
         }
     }
 }
