@@ -1,4 +1,5 @@
-//! The command-line interface: one file per subcommand. `main.rs` only calls [`run`].
+//! The command-line interface: one file per subcommand (`games` and `agents` share `list`).
+//! `main.rs` checks the CPU, sets up the allocator and calls [`run`].
 
 use clap::{Parser, Subcommand};
 

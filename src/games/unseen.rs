@@ -1,6 +1,7 @@
-//! What one seat of a card game knows, and where the cards it has not seen may be.
+//! What one seat of a trick-taking game knows, and where the cards it has not seen may be.
 //!
-//! Every card game here hides cards the same way: some cards are unseen by the observer, and each
+//! Sueca, Bisca, Hearts and Tricks hide cards the same way (ASMACAG's cards are kinds, and its
+//! own `knowledge` module does this work): some cards are unseen by the observer, and each
 //! lies with one of a few *holders* (another seat's hand, an unseen stock) whose size is known and
 //! which may only hold certain cards (a void suit, the other constraints the rules prove). The
 //! [`CardInfoSet`] is the game's state with every unseen card taken out, its *public part*, plus the

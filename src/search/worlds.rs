@@ -1,4 +1,5 @@
-//! Where each iteration's world comes from: the one thing that tells the three algorithms apart.
+//! Where each iteration's world comes from: the one thing that tells the three algorithms apart
+//! (MO-ISMCTS draws its worlds as SO-ISMCTS does; what sets it apart is its tree per seat).
 //!
 //! SO-ISMCTS draws a fresh determinization every iteration into one tree and scores children by
 //! availability; UCT replays the one true state; PIMC replays D fixed determinizations, each with

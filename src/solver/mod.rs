@@ -93,8 +93,9 @@ impl SolveError {
 }
 
 /// Every legal move's exact value for the seat to move (see the module's values), with a
-/// fresh solver of the default size and no node limit: what the engine protocol's `solve`
-/// command answers. For many solves keep a [`Solver`] and call [`Endgame::move_values`].
+/// fresh solver of the default size and no node limit. (The engine protocol's `solve` and
+/// `cardsearch solve` answer through [`read_values`], under a node limit and a stop signal.)
+/// For many solves keep a [`Solver`] and call [`Endgame::move_values`].
 pub fn solve_moves<G: Game>(state: &G) -> Result<Vec<MoveValue<G::Move>>, SolveError> {
     let ops = G::exact().ok_or(SolveError::NoSolver)?;
     let mut solver = Solver::new(Solver::DEFAULT_TABLE_BITS);
