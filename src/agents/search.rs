@@ -108,6 +108,17 @@ impl<G: HiddenInfo> SearchAgent<G> {
             }
             hybrid = endgame.cards != Cards::Off;
         }
+        // With nothing hidden every algorithm is UCT on the state itself (see `choose`); a
+        // MO-ISMCTS searcher would keep a tree per seat (and split its arena among them) and
+        // select by availability, a search that is neither UCT nor any better here.
+        let config = if G::PERFECT_INFORMATION && config.algorithm == Algorithm::MoIsmcts {
+            SearchConfig {
+                algorithm: Algorithm::Uct,
+                ..config
+            }
+        } else {
+            config
+        };
         let searcher = Searcher::new(config).map_err(|e| err(e.to_string()))?;
         Ok(SearchAgent {
             name,

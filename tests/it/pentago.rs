@@ -239,7 +239,7 @@ fn search_agents_are_plain_uct_here_and_not_cheating() {
     for _ in 0..7 {
         p.play(p.legal_moves().random(&mut rng));
     }
-    let runs: Vec<Decision<PentagoMove>> = ["uct", "ismcts", "pimc"]
+    let runs: Vec<Decision<PentagoMove>> = ["uct", "ismcts", "pimc", "mo-ismcts"]
         .iter()
         .map(|s| {
             let mut a = agent(s);
@@ -250,6 +250,7 @@ fn search_agents_are_plain_uct_here_and_not_cheating() {
     // One world: the same search, move for move.
     assert_eq!(runs[0].children, runs[1].children);
     assert_eq!(runs[0].children, runs[2].children);
+    assert_eq!(runs[0].children, runs[3].children);
     for spec in ["pentago-student", "pentago-strong"] {
         assert!(!agent(spec).is_cheating());
         let err = agents::build::<cardsearch::games::Tricks>(&spec.parse().unwrap())
