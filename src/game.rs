@@ -824,6 +824,15 @@ pub struct View<'a, G: HiddenInfo> {
 /// see it ([`Game::next_move_seen_by`]).
 pub type Seen<M> = (Seat, Option<M>);
 
+/// Adds `mv`, about to be played by the seat to move in `state`, to every seat's history as that
+/// seat sees it: what a harness keeps so that each agent's [`View::with_history`] is its own.
+pub fn record_seen<G: Game>(histories: &mut [Vec<Seen<G::Move>>], state: &G, mv: G::Move) {
+    let mover = state.current_seat();
+    for (seat, history) in histories.iter_mut().enumerate() {
+        history.push((mover, state.next_move_seen_by(seat).then_some(mv)));
+    }
+}
+
 impl<'a, G: HiddenInfo> View<'a, G> {
     /// `observer`'s view of `state`, with the true state lent for cheating baselines.
     pub fn new(state: &'a G, observer: Seat) -> View<'a, G> {

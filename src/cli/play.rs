@@ -14,7 +14,7 @@ use clap::Args;
 use super::series::BudgetArgs;
 use crate::agents::{self, Agent};
 use crate::cards::{Card, Suit};
-use crate::game::{MoveSet, Seat, View, rng_from_seed};
+use crate::game::{MoveSet, Seat, Seen, View, record_seen, rng_from_seed};
 use crate::games::{self, GameDef, GameVisitor};
 use crate::harness::Side;
 use crate::harness::runner::{GameRecord, JsonlWriter, MoveRecord, deal_for, mix, score_for_a};
@@ -93,6 +93,14 @@ impl GameVisitor for Table<'_> {
     }
 }
 
+/// Gives back an agent's search memory while the person thinks, unless its next decision
+/// starts from it (tree reuse, [`Agent::keeps_trees`]), as the engine protocol does.
+fn release_idle<G: GameDef>(agent: &mut dyn Agent<G>) {
+    if !agent.keeps_trees() {
+        agent.release_memory();
+    }
+}
+
 /// What ends a game early or fails.
 #[derive(Debug)]
 enum Stop {
@@ -153,6 +161,9 @@ impl Table<'_> {
         let mut hint_rng = rng_from_seed(mix(seed, &[u64::MAX]));
         // What the person has seen of each ply: (seat, move or None when hidden from them).
         let mut seen: Vec<(Seat, Option<String>)> = Vec::new();
+        // Each seat's own record of the moves, as a match keeps it: inference reads the
+        // others' plays from it, and tree reuse and kept n-gram statistics the moves since.
+        let mut histories: Vec<Vec<Seen<G::Move>>> = vec![Vec::new(); n];
         let mut trick_start = 0;
         let mut moves = Vec::new();
         // The deal's header (`dealer=3 trump=7H`) is public: a seat's view deal states it too
@@ -177,7 +188,7 @@ impl Table<'_> {
             let start = std::time::Instant::now();
             let (mv, iterations, nodes, tree_full, endgame_cut) = if seat == me {
                 self.show(&state, me, &seen[trick_start..], &seen)?;
-                let mv = self.ask(&state, me, adviser.as_mut(), &mut hint_rng)?;
+                let mv = self.ask(&state, &histories[me], adviser.as_mut(), &mut hint_rng)?;
                 (mv, 0, 0, false, false)
             } else {
                 let agent = engines[seat]
@@ -185,16 +196,17 @@ impl Table<'_> {
                     .expect("an engine in every other seat");
                 let d = agent
                     .choose(
-                        View::new(&state, seat),
+                        View::new(&state, seat).with_history(&histories[seat]),
                         self.budget.clone(),
                         &mut rngs[seat],
                     )
                     .map_err(|e| Stop::Fail(format!("agent in seat {seat}: {e}")))?;
-                agent.release_memory();
+                release_idle(agent.as_mut());
                 (d.mv, d.iterations, d.nodes, d.tree_full, d.endgame_cut)
             };
             let visible = state.next_move_seen_by(me);
             let tricks_before = state.tricks_completed();
+            record_seen(&mut histories, &state, mv);
             state.play(mv);
             moves.push(MoveRecord {
                 seat,
@@ -304,7 +316,7 @@ impl Table<'_> {
     fn ask<G: GameDef>(
         &mut self,
         state: &G,
-        me: Seat,
+        history: &[Seen<G::Move>],
         adviser: &mut dyn Agent<G>,
         rng: &mut crate::game::Rng,
     ) -> Result<G::Move, Stop> {
@@ -325,10 +337,15 @@ impl Table<'_> {
                     "a move (or a prefix only one legal move starts with), `hint`, `quit`"
                 )?,
                 "hint" => {
+                    let me = state.current_seat();
                     let d = adviser
-                        .choose(View::new(state, me), self.budget.clone(), rng)
+                        .choose(
+                            View::new(state, me).with_history(history),
+                            self.budget.clone(),
+                            rng,
+                        )
                         .map_err(|e| Stop::Fail(format!("hint: {e}")))?;
-                    adviser.release_memory();
+                    release_idle(adviser);
                     if d.children.is_empty() {
                         writeln!(self.out, "hint: {} (the agent does not search)", d.mv)?;
                     }

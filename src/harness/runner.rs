@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use super::seating::{Lineup, Side, seatings};
 use super::stats::{DealMeans, Sprt, SprtDecision, Tally};
 use crate::agents::{self, Agent};
-use crate::game::{MoveSet, Seen, View, rng_from_seed};
+use crate::game::{MoveSet, Seen, View, record_seen, rng_from_seed};
 use crate::games::GameDef;
 use crate::search::{Budget, StopSignal};
 use crate::spec::Spec;
@@ -397,9 +397,7 @@ pub fn play_game<G: GameDef>(
             tree_full: d.tree_full,
             endgame_cut: d.endgame_cut,
         });
-        for (s, list) in seen.iter_mut().enumerate() {
-            list.push((seat, state.next_move_seen_by(s).then_some(d.mv)));
-        }
+        record_seen(&mut seen, &state, d.mv);
         state.play(d.mv);
     }
     let n = state.num_seats();

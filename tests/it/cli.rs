@@ -937,3 +937,84 @@ fn solve_rejects_bad_input_in_one_line() {
         "the position is too large for the node limit; raise --node-limit (now 1000)",
     );
 }
+
+#[test]
+fn engines_in_play_decide_as_in_a_match_with_inference_and_tree_reuse() {
+    // `play` deals deal 0 of the seed and seeds each seat's generator as a match's first
+    // seating does, so if the person plays what the match's seat 0 played, every engine seat
+    // sees what it saw in the match and must decide the same. Inference reads each seat's
+    // record of the others' plays, and reuse the moves since its last search: an engine that
+    // got no record (as `play` gave before) decides otherwise.
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("play-as-match");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (match_log, play_log) = (dir.join("match.jsonl"), dir.join("play.jsonl"));
+    let spec = "ismcts:infer=40,reuse=true";
+    let common = ["--game", "sueca", "--iterations", "300", "--seed", "11"];
+    let out = cardsearch(
+        &[
+            &["match", "--a", spec, "--b", spec, "--deals", "1", "--quiet"][..],
+            &common,
+            &["--out", match_log.to_str().unwrap()],
+        ]
+        .concat(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let moves_of = |path: &std::path::Path| -> Vec<(u64, String)> {
+        let text = std::fs::read_to_string(path).unwrap();
+        let game = text
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .find(|g| g["seating_index"] == 0)
+            .expect("the first seating");
+        game["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| {
+                (
+                    m["seat"].as_u64().unwrap(),
+                    m["mv"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    };
+    let in_match = moves_of(&match_log);
+    let mut person: Vec<String> = in_match
+        .iter()
+        .filter(|(seat, _)| *seat == 0)
+        .map(|(_, mv)| mv.clone())
+        .collect();
+    person.reverse();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_cardsearch"))
+        .args([&["play", "--seat", "0", "--opponents", spec][..], &common].concat())
+        .args(["--out", play_log.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+        let line = line.unwrap();
+        // An engine that decided otherwise than in the match can leave the person a move
+        // they cannot make.
+        assert!(
+            !line.contains("is not a legal move"),
+            "an engine in play decided otherwise than in the match: {line}"
+        );
+        if line.trim_start_matches("> ").starts_with("legal: ") {
+            let Some(mv) = person.pop() else { break };
+            writeln!(stdin, "{mv}").unwrap();
+        }
+    }
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    assert_eq!(moves_of(&play_log), in_match);
+}
