@@ -154,11 +154,23 @@ fn rerun(
         "  move {ply}: seat {} re-run as {} for {} iterations: {} (logged {})",
         rerun.seat, rerun.spec, rerun.iterations, rerun.rerun_move, rerun.logged_move
     );
+    let side = r.seats[rerun.seat];
+    let logged_spec = if side == crate::harness::Side::A {
+        &r.agent_a
+    } else {
+        &r.agent_b
+    };
+    let parallel = logged_spec
+        .parse::<crate::spec::Spec>()
+        .is_ok_and(|s| s.has("parallel") || s.has("threads"));
+    let why = if parallel {
+        "the match searched in parallel, so this re-run is not the logged search"
+    } else {
+        "this sequential re-run should have reproduced it; a time budget that cut the logged \
+         search's inference short, or another build of cardsearch, would explain it"
+    };
     for (p, logged, again) in &rerun.diverged {
-        println!(
-            "  warning: at move {p} the re-run chose {again}, the log has {logged}: the match \
-             searched in parallel, so this re-run is not the logged search"
-        );
+        println!("  warning: at move {p} the re-run chose {again}, the log has {logged}: {why}");
     }
     if let (Some(path), Some(format)) = (&args.dump_tree, format) {
         let tree = rerun.tree.ok_or_else(|| {

@@ -653,12 +653,14 @@ pub struct Rerun {
 /// tree down to `depth`.
 ///
 /// A seat's agent generator is seeded from `agent_seeds[seat]` when the game starts and advanced
-/// by each of that seat's decisions, and search agents keep no other state between decisions;
-/// so the seat's earlier decisions are re-run first, in order, each for its logged number of
+/// by each of that seat's decisions, and what else a search agent carries between decisions
+/// (a kept subtree, n-gram statistics) it carries in the re-run too, given the seat's record of
+/// the moves as the match gave it; so the seat's earlier decisions are re-run first, in order, each for its logged number of
 /// iterations, sequentially (options of [`RERUN_DROPPED_OPTIONS`] dropped), with the logged move
 /// played after each. For a match that searched sequentially this reproduces every decision
 /// exactly, time-limited ones included (a sequential search's randomness depends only on its
-/// iteration count); otherwise [`Rerun::diverged`] lists where the re-run parted from the log.
+/// iteration count), except where a time budget cut inference (`infer=N`) short; otherwise
+/// [`Rerun::diverged`] lists where the re-run parted from the log.
 pub fn rerun_decision(record: &GameRecord, ply: usize, depth: usize) -> Result<Rerun, String> {
     replay_record(record)?;
     if ply >= record.moves.len() {
@@ -684,7 +686,7 @@ impl GameVisitor for RerunVisitor<'_> {
     type Output = Result<Rerun, String>;
 
     fn visit<G: GameDef>(self, config: G::Config) -> Self::Output {
-        use crate::game::{View, rng_from_seed};
+        use crate::game::{Seen, View, record_seen, rng_from_seed};
         use crate::search::Budget;
         let r = self.record;
         let seat = r.moves[self.ply].seat;
@@ -696,6 +698,9 @@ impl GameVisitor for RerunVisitor<'_> {
         let mut agent = agents::build::<G>(&spec).map_err(|e| e.0)?;
         let mut rng = rng_from_seed(r.agent_seeds[seat]);
         let mut state = G::from_deal(&config, &r.deal).map_err(|e| e.to_string())?;
+        // The seat's record of the moves, as the match gave it: inference reads it, and tree
+        // reuse walks the moves since the last decision along it.
+        let mut histories: Vec<Vec<Seen<G::Move>>> = vec![Vec::new(); state.num_seats()];
         let mut diverged = Vec::new();
         for (p, m) in r.moves.iter().enumerate().take(self.ply + 1) {
             let mv = state.parse_move(&m.mv)?;
@@ -704,7 +709,11 @@ impl GameVisitor for RerunVisitor<'_> {
                 // its first iteration picked a random move, and so does this one.
                 let budget = Budget::iterations(m.iterations);
                 let d = agent
-                    .choose(View::new(&state, seat), budget, &mut rng)
+                    .choose(
+                        View::new(&state, seat).with_history(&histories[seat]),
+                        budget,
+                        &mut rng,
+                    )
                     .map_err(|e| e.to_string())?;
                 let rerun_move = d.mv.to_string();
                 if rerun_move != m.mv {
@@ -735,6 +744,7 @@ impl GameVisitor for RerunVisitor<'_> {
                     });
                 }
             }
+            record_seen(&mut histories, &state, mv);
             state.play(mv);
         }
         Err(format!("there is no move {}", self.ply))

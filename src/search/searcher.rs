@@ -376,10 +376,11 @@ impl<M: TreeMove + Eq + Send + Sync + 'static> Searcher<M> {
         };
         if W::AVAILABILITY {
             // ISMCTS does not count root visits while searching (nothing reads them, and every
-            // thread would write them); every iteration passed through the one root.
+            // thread would write them); every iteration passed through the one root, which
+            // holds a grafted subtree's visits already.
             for (trees, &done) in self.trees.chunks_mut(group).zip(&per_group) {
                 for tree in trees {
-                    tree.set_root_visits(done);
+                    tree.add_root_visits(done);
                 }
             }
         }

@@ -577,11 +577,13 @@ impl<M: TreeMove> Tree<M> {
         }
     }
 
-    /// Sets the visit count of every root (for searches that do not count them as they go).
-    pub(crate) fn set_root_visits(&mut self, visits: u64) {
-        let visits = visits.min(u32::MAX as u64) as u32;
+    /// Adds `visits` to the visit count of every root (for searches that do not count them as
+    /// they go): a fresh root then holds the search's iterations, and a grafted one (tree reuse)
+    /// the kept visits too, as many as its children hold between them at most.
+    pub(crate) fn add_root_visits(&mut self, visits: u64) {
         for r in 0..self.roots {
-            *self.stats_mut(NodeId(r)).visits.get_mut() = visits;
+            let count = self.stats_mut(NodeId(r)).visits.get_mut();
+            *count = (u64::from(*count) + visits).min(u32::MAX as u64) as u32;
         }
     }
 

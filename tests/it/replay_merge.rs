@@ -329,16 +329,30 @@ fn rerunning_a_decision_reproduces_the_logged_search() {
     use cardsearch::harness::log::rerun_decision;
     let dir = scratch("rerun");
     // Iteration-bounded, then time-bounded: a sequential search's randomness depends only on
-    // its iteration count, so re-running for the logged count reproduces either exactly.
-    for (name, budget) in [
-        ("iterations", Budget::iterations(200)),
-        ("time", Budget::millis(2)),
+    // its iteration count, so re-running for the logged count reproduces either exactly. The
+    // third reads each seat's record of the moves (inference) and carries a tree from one
+    // decision to the next (reuse): the re-run must give the agent that record too.
+    for (name, game, a, budget) in [
+        ("iterations", "tricks", "ismcts", Budget::iterations(200)),
+        ("time", "tricks", "ismcts", Budget::millis(2)),
+        (
+            "history",
+            "sueca",
+            "ismcts:infer=30,reuse=true",
+            Budget::iterations(150),
+        ),
     ] {
-        let mut cfg = config("tricks", "ismcts", "pimc:dets=4", 3, None);
+        let mut cfg = config(
+            game,
+            a,
+            "pimc:dets=4",
+            if game == "sueca" { 1 } else { 3 },
+            None,
+        );
         cfg.budget = budget;
         let log = dir.join(format!("{name}.jsonl"));
         run(&cfg, &log);
-        let mut searched = 0;
+        let (mut searched, mut reused) = (0, false);
         for logged in read_log(&log).unwrap() {
             let r = &logged.record;
             for (ply, m) in r.moves.iter().enumerate() {
@@ -356,9 +370,15 @@ fn rerunning_a_decision_reproduces_the_logged_search() {
                     None => assert_eq!(m.iterations, 0),
                     Some(tree) => {
                         searched += 1;
-                        // Every iteration passes through exactly one root.
+                        // Every iteration passes through exactly one root, which with tree
+                        // reuse holds the kept visits too.
                         let visits: u64 = tree.roots.iter().map(|n| n.visits).sum();
-                        assert_eq!(visits, m.iterations);
+                        if name == "history" {
+                            assert!(visits >= m.iterations);
+                            reused |= visits > m.iterations;
+                        } else {
+                            assert_eq!(visits, m.iterations);
+                        }
                         for root in &tree.roots {
                             let below: u64 = root.children.iter().map(|c| c.visits).sum();
                             assert!(below <= root.visits);
@@ -370,6 +390,11 @@ fn rerunning_a_decision_reproduces_the_logged_search() {
             }
         }
         assert!(searched > 10, "{name}: only {searched} searched decisions");
+        assert_eq!(
+            reused,
+            name == "history",
+            "{name}: a decision started from a kept tree"
+        );
     }
     // A decision that does not exist is an error, not a panic.
     let r = read_log(&dir.join("iterations.jsonl")).unwrap()[0]
