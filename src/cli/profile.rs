@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 
 use crate::agents;
-use crate::game::{MoveSet, View, rng_from_seed};
+use crate::game::{MoveSet, Seen, View, record_seen, rng_from_seed};
 use crate::games::{self, GameDef, GameVisitor};
 use crate::harness::runner::mix;
 use crate::search::Budget;
@@ -82,12 +82,16 @@ impl GameVisitor for SearchLoad<'_> {
         for game in 0u64.. {
             let mut rng = rng_from_seed(mix(self.seed, &[game]));
             let mut state = G::new_game(&config, &mut rng);
+            // Each seat's record of the moves, as a match gives it: an agent that reads the
+            // others' plays (inference) is profiled doing so.
+            let mut histories: Vec<Vec<Seen<G::Move>>> = vec![Vec::new(); state.num_seats()];
             while !state.is_terminal() {
                 let seat = state.current_seat();
                 let moves = state.legal_moves();
                 let mv = if moves.len() > 1 {
+                    let view = View::new(&state, seat).with_history(&histories[seat]);
                     let d = agent
-                        .choose(View::new(&state, seat), budget.clone(), &mut rng)
+                        .choose(view, budget.clone(), &mut rng)
                         .map_err(|e| e.to_string())?;
                     run.decisions += 1;
                     run.iterations += d.iterations;
@@ -95,6 +99,7 @@ impl GameVisitor for SearchLoad<'_> {
                 } else {
                     moves.nth(0)
                 };
+                record_seen(&mut histories, &state, mv);
                 state.play(mv);
                 if start.elapsed() >= limit {
                     run.elapsed = start.elapsed();
