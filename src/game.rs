@@ -824,12 +824,40 @@ pub struct View<'a, G: HiddenInfo> {
 /// see it ([`Game::next_move_seen_by`]).
 pub type Seen<M> = (Seat, Option<M>);
 
-/// Adds `mv`, about to be played by the seat to move in `state`, to every seat's history as that
-/// seat sees it: what a harness keeps so that each agent's [`View::with_history`] is its own.
-pub fn record_seen<G: Game>(histories: &mut [Vec<Seen<G::Move>>], state: &G, mv: G::Move) {
-    let mover = state.current_seat();
-    for (seat, history) in histories.iter_mut().enumerate() {
-        history.push((mover, state.next_move_seen_by(seat).then_some(mv)));
+/// Every seat's record of the moves so far, each as that seat saw them: what a harness keeps so
+/// that each agent's view carries its own history ([`View::with_history`]). Inference reads the
+/// others' plays from it, and tree reuse and kept n-gram statistics the moves since the agent's
+/// last decision; a view built without it silently turns those off.
+#[derive(Clone, Debug)]
+pub struct SeatHistories<M> {
+    seats: Vec<Vec<Seen<M>>>,
+}
+
+impl<M: Copy> SeatHistories<M> {
+    /// Empty records for `seats` seats.
+    pub fn new(seats: usize) -> SeatHistories<M> {
+        SeatHistories {
+            seats: vec![Vec::new(); seats],
+        }
+    }
+
+    /// Adds `mv`, about to be played by the seat to move in `state`, to every seat's record as
+    /// that seat sees it.
+    pub fn record<G: Game<Move = M>>(&mut self, state: &G, mv: M) {
+        let mover = state.current_seat();
+        for (seat, history) in self.seats.iter_mut().enumerate() {
+            history.push((mover, state.next_move_seen_by(seat).then_some(mv)));
+        }
+    }
+
+    /// `seat`'s record.
+    pub fn of(&self, seat: Seat) -> &[Seen<M>] {
+        &self.seats[seat]
+    }
+
+    /// `seat`'s view of `state`, with its record.
+    pub fn view<'a, G: HiddenInfo<Move = M>>(&'a self, state: &'a G, seat: Seat) -> View<'a, G> {
+        View::new(state, seat).with_history(self.of(seat))
     }
 }
 

@@ -90,6 +90,14 @@ pub trait Agent<G: HiddenInfo>: Send {
     fn keeps_trees(&self) -> bool {
         false
     }
+    /// What a harness that keeps the agent between decisions calls after each one: gives back
+    /// the search's memory ([`Agent::release_memory`]) unless the next decision starts from it
+    /// ([`Agent::keeps_trees`]).
+    fn release_idle(&mut self) {
+        if !self.keeps_trees() {
+            self.release_memory();
+        }
+    }
     /// The search trees of the last decision, read-only, for inspection; `None` for agents
     /// that keep none.
     fn search_trees(&self) -> Option<&[crate::search::Tree<G::Move>]> {

@@ -82,7 +82,8 @@ impl<G: HiddenInfo> std::fmt::Debug for SearchAgent<G> {
 }
 
 impl<G: HiddenInfo> SearchAgent<G> {
-    /// An agent for a configuration (the name is `ismcts`, `uct` or `pimc` by algorithm).
+    /// An agent for a configuration (the name is `ismcts`, `mo-ismcts`, `uct` or `pimc` by
+    /// algorithm; on a perfect-information game every algorithm searches as UCT, see `choose`).
     pub fn new(config: SearchConfig) -> Result<SearchAgent<G>, SpecError> {
         let name = match config.algorithm {
             Algorithm::Ismcts => ISMCTS_INFO.name,
@@ -662,9 +663,12 @@ mod tests {
         let mut agent = agent::<Asmacag>("ismcts:turn_share=0.6,reuse=true");
         let budget = Budget::iterations(1000);
         let mut seen = Vec::new();
+        // With each seat's record of the moves, the later actions of a turn start from the
+        // first's tree (reuse) and still search exactly their part.
+        let mut histories = crate::game::SeatHistories::new(state.num_seats());
         while !state.is_terminal() {
             let me = state.current_seat();
-            let view = View::new(&state, me);
+            let view = histories.view(&state, me);
             let progress = view.turn_progress();
             let d = agent.choose(view, budget.clone(), &mut rng).unwrap();
             if state.legal_moves().len() > 1 && me == 0 {
@@ -676,6 +680,7 @@ mod tests {
                 assert_eq!(d.iterations, want, "{progress:?}");
                 seen.push(progress.0);
             }
+            histories.record(&state, d.mv);
             state.play(d.mv);
         }
         // Every position in the turn was met.

@@ -14,10 +14,12 @@ use clap::Args;
 use super::series::BudgetArgs;
 use crate::agents::{self, Agent};
 use crate::cards::{Card, Suit};
-use crate::game::{MoveSet, Seat, Seen, View, record_seen, rng_from_seed};
+use crate::game::{MoveSet, Seat, SeatHistories, Seen, View, rng_from_seed};
 use crate::games::{self, GameDef, GameVisitor};
 use crate::harness::Side;
-use crate::harness::runner::{GameRecord, JsonlWriter, MoveRecord, deal_for, mix, score_for_a};
+use crate::harness::runner::{
+    GameRecord, JsonlWriter, MoveRecord, agent_seed, deal_for, mix, score_for_a,
+};
 use crate::search::Budget;
 use crate::spec::Spec;
 
@@ -93,14 +95,6 @@ impl GameVisitor for Table<'_> {
     }
 }
 
-/// Gives back an agent's search memory while the person thinks, unless its next decision
-/// starts from it (tree reuse, [`Agent::keeps_trees`]), as the engine protocol does.
-fn release_idle<G: GameDef>(agent: &mut dyn Agent<G>) {
-    if !agent.keeps_trees() {
-        agent.release_memory();
-    }
-}
-
 /// What ends a game early or fails.
 #[derive(Debug)]
 enum Stop {
@@ -156,14 +150,15 @@ impl Table<'_> {
             .map(|s| (s != me).then(|| build(&self.opponents)).transpose())
             .collect::<Result<_, _>>()?;
         let mut adviser = build(&self.opponents)?;
-        let agent_seeds: Vec<u64> = (0..n).map(|s| mix(seed, &[0, 0, s as u64, 1])).collect();
+        // Deal 0's first seating, as in a match of the same seed.
+        let agent_seeds: Vec<u64> = (0..n).map(|s| agent_seed(seed, 0, 0, s)).collect();
         let mut rngs: Vec<_> = agent_seeds.iter().map(|&s| rng_from_seed(s)).collect();
         let mut hint_rng = rng_from_seed(mix(seed, &[u64::MAX]));
         // What the person has seen of each ply: (seat, move or None when hidden from them).
         let mut seen: Vec<(Seat, Option<String>)> = Vec::new();
         // Each seat's own record of the moves, as a match keeps it: inference reads the
         // others' plays from it, and tree reuse and kept n-gram statistics the moves since.
-        let mut histories: Vec<Vec<Seen<G::Move>>> = vec![Vec::new(); n];
+        let mut histories = SeatHistories::new(n);
         let mut trick_start = 0;
         let mut moves = Vec::new();
         // The deal's header (`dealer=3 trump=7H`) is public: a seat's view deal states it too
@@ -188,7 +183,7 @@ impl Table<'_> {
             let start = std::time::Instant::now();
             let (mv, iterations, nodes, tree_full, endgame_cut) = if seat == me {
                 self.show(&state, me, &seen[trick_start..], &seen)?;
-                let mv = self.ask(&state, &histories[me], adviser.as_mut(), &mut hint_rng)?;
+                let mv = self.ask(&state, histories.of(me), adviser.as_mut(), &mut hint_rng)?;
                 (mv, 0, 0, false, false)
             } else {
                 let agent = engines[seat]
@@ -196,17 +191,17 @@ impl Table<'_> {
                     .expect("an engine in every other seat");
                 let d = agent
                     .choose(
-                        View::new(&state, seat).with_history(&histories[seat]),
+                        histories.view(&state, seat),
                         self.budget.clone(),
                         &mut rngs[seat],
                     )
                     .map_err(|e| Stop::Fail(format!("agent in seat {seat}: {e}")))?;
-                release_idle(agent.as_mut());
+                agent.release_idle();
                 (d.mv, d.iterations, d.nodes, d.tree_full, d.endgame_cut)
             };
             let visible = state.next_move_seen_by(me);
             let tricks_before = state.tricks_completed();
-            record_seen(&mut histories, &state, mv);
+            histories.record(&state, mv);
             state.play(mv);
             moves.push(MoveRecord {
                 seat,
@@ -345,7 +340,7 @@ impl Table<'_> {
                             rng,
                         )
                         .map_err(|e| Stop::Fail(format!("hint: {e}")))?;
-                    release_idle(adviser);
+                    adviser.release_idle();
                     if d.children.is_empty() {
                         writeln!(self.out, "hint: {} (the agent does not search)", d.mv)?;
                     }

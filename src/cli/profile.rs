@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 
 use crate::agents;
-use crate::game::{MoveSet, Seen, View, record_seen, rng_from_seed};
+use crate::game::{MoveSet, SeatHistories, rng_from_seed};
 use crate::games::{self, GameDef, GameVisitor};
 use crate::harness::runner::mix;
 use crate::search::Budget;
@@ -70,7 +70,9 @@ pub struct SearchLoad<'a> {
 impl GameVisitor for SearchLoad<'_> {
     type Output = Result<ProfileRun, String>;
     fn visit<G: GameDef>(self, config: G::Config) -> Self::Output {
-        let mut agent = agents::build::<G>(self.agent).map_err(|e| e.to_string())?;
+        // An agent per seat, as in a match: what one carries between its own decisions (a
+        // kept subtree, n-gram statistics) is then profiled too.
+        let mut seat_agents = Vec::new();
         let budget = Budget::iterations(self.iterations);
         let start = Instant::now();
         let limit = Duration::from_secs_f64(self.seconds.max(0.0));
@@ -84,13 +86,18 @@ impl GameVisitor for SearchLoad<'_> {
             let mut state = G::new_game(&config, &mut rng);
             // Each seat's record of the moves, as a match gives it: an agent that reads the
             // others' plays (inference) is profiled doing so.
-            let mut histories: Vec<Vec<Seen<G::Move>>> = vec![Vec::new(); state.num_seats()];
+            let mut histories = SeatHistories::new(state.num_seats());
+            while seat_agents.len() < state.num_seats() {
+                let agent = agents::build::<G>(self.agent).map_err(|e| e.to_string())?;
+                agent.check_game(&state)?;
+                seat_agents.push(agent);
+            }
             while !state.is_terminal() {
                 let seat = state.current_seat();
                 let moves = state.legal_moves();
                 let mv = if moves.len() > 1 {
-                    let view = View::new(&state, seat).with_history(&histories[seat]);
-                    let d = agent
+                    let view = histories.view(&state, seat);
+                    let d = seat_agents[seat]
                         .choose(view, budget.clone(), &mut rng)
                         .map_err(|e| e.to_string())?;
                     run.decisions += 1;
@@ -99,7 +106,7 @@ impl GameVisitor for SearchLoad<'_> {
                 } else {
                     moves.nth(0)
                 };
-                record_seen(&mut histories, &state, mv);
+                histories.record(&state, mv);
                 state.play(mv);
                 if start.elapsed() >= limit {
                     run.elapsed = start.elapsed();

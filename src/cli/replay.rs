@@ -154,20 +154,12 @@ fn rerun(
         "  move {ply}: seat {} re-run as {} for {} iterations: {} (logged {})",
         rerun.seat, rerun.spec, rerun.iterations, rerun.rerun_move, rerun.logged_move
     );
-    let side = r.seats[rerun.seat];
-    let logged_spec = if side == crate::harness::Side::A {
-        &r.agent_a
-    } else {
-        &r.agent_b
-    };
-    let parallel = logged_spec
-        .parse::<crate::spec::Spec>()
-        .is_ok_and(|s| s.has("parallel") || s.has("threads"));
-    let why = if parallel {
+    let why = if rerun.logged_parallel {
         "the match searched in parallel, so this re-run is not the logged search"
     } else {
         "this sequential re-run should have reproduced it; a time budget that cut the logged \
-         search's inference short, or another build of cardsearch, would explain it"
+         search's inference or endgame solving short, or another build of cardsearch, would \
+         explain it"
     };
     for (p, logged, again) in &rerun.diverged {
         println!("  warning: at move {p} the re-run chose {again}, the log has {logged}: {why}");

@@ -640,9 +640,13 @@ pub struct Rerun {
     pub rerun_move: String,
     /// Iterations of the re-run.
     pub iterations: u64,
+    /// Whether the logged agent searched on several threads (its spec's `parallel` and
+    /// `threads`), which a sequential re-run does not reproduce.
+    pub logged_parallel: bool,
     /// Earlier decisions of the same seat (and this one) whose re-run chose another move than
     /// the log: (ply, logged, re-run). Empty when the re-run reproduces the logged search, which
-    /// it does when the match searched sequentially.
+    /// it does when the match searched sequentially, except where a time budget cut inference
+    /// short or where the hybrid endgame's node limit fell otherwise (see [`rerun_decision`]).
     pub diverged: Vec<(usize, String, String)>,
     /// The search tree of the re-run decision, when the agent searches and the move was not
     /// forced.
@@ -659,8 +663,9 @@ pub struct Rerun {
 /// iterations, sequentially (options of [`RERUN_DROPPED_OPTIONS`] dropped), with the logged move
 /// played after each. For a match that searched sequentially this reproduces every decision
 /// exactly, time-limited ones included (a sequential search's randomness depends only on its
-/// iteration count), except where a time budget cut inference (`infer=N`) short; otherwise
-/// [`Rerun::diverged`] lists where the re-run parted from the log.
+/// iteration count), except where a time budget cut inference (`infer=N`) or the hybrid
+/// endgame's solving short, which an iteration budget does not; otherwise [`Rerun::diverged`]
+/// lists where the re-run parted from the log.
 pub fn rerun_decision(record: &GameRecord, ply: usize, depth: usize) -> Result<Rerun, String> {
     replay_record(record)?;
     if ply >= record.moves.len() {
@@ -686,21 +691,25 @@ impl GameVisitor for RerunVisitor<'_> {
     type Output = Result<Rerun, String>;
 
     fn visit<G: GameDef>(self, config: G::Config) -> Self::Output {
-        use crate::game::{Seen, View, record_seen, rng_from_seed};
+        use crate::game::{SeatHistories, rng_from_seed};
         use crate::search::Budget;
         let r = self.record;
         let seat = r.moves[self.ply].seat;
-        let logged_spec = match r.seats[seat] {
-            super::Side::A => &r.agent_a,
-            super::Side::B => &r.agent_b,
-        };
-        let spec = sequential_spec(logged_spec)?;
+        let logged: Spec = r
+            .spec_of(seat)
+            .parse()
+            .map_err(|e: crate::spec::SpecError| e.0)?;
+        // Whether the logged search ran on several threads, which no sequential re-run
+        // reproduces.
+        let logged_parallel = logged.raw("parallel").is_some_and(|p| p != "sequential")
+            || logged.raw("threads").is_some_and(|t| t != "1");
+        let spec = sequential_spec(r.spec_of(seat))?;
         let mut agent = agents::build::<G>(&spec).map_err(|e| e.0)?;
         let mut rng = rng_from_seed(r.agent_seeds[seat]);
         let mut state = G::from_deal(&config, &r.deal).map_err(|e| e.to_string())?;
         // The seat's record of the moves, as the match gave it: inference reads it, and tree
         // reuse walks the moves since the last decision along it.
-        let mut histories: Vec<Vec<Seen<G::Move>>> = vec![Vec::new(); state.num_seats()];
+        let mut histories = SeatHistories::new(state.num_seats());
         let mut diverged = Vec::new();
         for (p, m) in r.moves.iter().enumerate().take(self.ply + 1) {
             let mv = state.parse_move(&m.mv)?;
@@ -709,11 +718,7 @@ impl GameVisitor for RerunVisitor<'_> {
                 // its first iteration picked a random move, and so does this one.
                 let budget = Budget::iterations(m.iterations);
                 let d = agent
-                    .choose(
-                        View::new(&state, seat).with_history(&histories[seat]),
-                        budget,
-                        &mut rng,
-                    )
+                    .choose(histories.view(&state, seat), budget, &mut rng)
                     .map_err(|e| e.to_string())?;
                 let rerun_move = d.mv.to_string();
                 if rerun_move != m.mv {
@@ -721,6 +726,7 @@ impl GameVisitor for RerunVisitor<'_> {
                 }
                 if p == self.ply {
                     return Ok(Rerun {
+                        logged_parallel,
                         ply: p,
                         seat,
                         spec: agent.spec(),
@@ -744,7 +750,7 @@ impl GameVisitor for RerunVisitor<'_> {
                     });
                 }
             }
-            record_seen(&mut histories, &state, mv);
+            histories.record(&state, mv);
             state.play(mv);
         }
         Err(format!("there is no move {}", self.ply))
@@ -775,8 +781,8 @@ fn export_tree<G: GameDef>(
             .children(id)
             .map(|(c, child)| (c, child.visits() as u64, child.birth()))
             .collect();
-        // ISMCTS roots keep no visit count of their own (every iteration passes through exactly
-        // one root child), so a root's visits are its children's.
+        // An ISMCTS search writes its roots' visits only when it ends (the iterations, plus a
+        // grafted root's kept visits); a root that holds none yet counts its children's.
         let visits = if is_root && n.visits() == 0 {
             children.iter().map(|c| c.1).sum()
         } else {

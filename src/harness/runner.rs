@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use super::seating::{Lineup, Side, seatings};
 use super::stats::{DealMeans, Sprt, SprtDecision, Tally};
 use crate::agents::{self, Agent};
-use crate::game::{MoveSet, Seen, View, record_seen, rng_from_seed};
+use crate::game::{MoveSet, SeatHistories, rng_from_seed};
 use crate::games::GameDef;
 use crate::search::{Budget, StopSignal};
 use crate::spec::Spec;
@@ -76,6 +76,16 @@ pub struct GameRecord {
     pub units: Option<Vec<f64>>,
     /// The first agent's score for this game, in [0, 1] with 0.5 even.
     pub score_a: f64,
+}
+
+impl GameRecord {
+    /// The logged spec of the agent in `seat`.
+    pub fn spec_of(&self, seat: usize) -> &str {
+        match self.seats[seat] {
+            Side::A => &self.agent_a,
+            Side::B => &self.agent_b,
+        }
+    }
 }
 
 /// Everything that defines a match.
@@ -309,6 +319,13 @@ fn side_mean(seats: &[Side], values: &[f64], side: Side) -> Option<f64> {
     (n > 0).then(|| sum / f64::from(n))
 }
 
+/// The generator seed of the agent in `seat` of a match's deal `deal`, seating `seating`
+/// (`cardsearch play` seeds its engines as deal 0's first seating, so that they decide as in a
+/// match of the same seed).
+pub fn agent_seed(seed: u64, deal: u64, seating: usize, seat: usize) -> u64 {
+    mix(seed, &[deal, seating as u64, seat as u64, 1])
+}
+
 /// SplitMix64 finaliser: independent seeds from (seed, position).
 pub fn mix(seed: u64, parts: &[u64]) -> u64 {
     let mut x = seed;
@@ -356,12 +373,12 @@ pub fn play_game<G: GameDef>(
     let deal = state.deal_text();
     let mut agents = build_agents::<G>(&cfg.a, &cfg.b, seats)?;
     let agent_seeds: Vec<u64> = (0..seats.len())
-        .map(|s| mix(cfg.seed, &[deal_index, seating_index as u64, s as u64, 1]))
+        .map(|s| agent_seed(cfg.seed, deal_index, seating_index, s))
         .collect();
     let mut rngs: Vec<_> = agent_seeds.iter().map(|&s| rng_from_seed(s)).collect();
     let mut moves = Vec::new();
     // Each seat's own record of the moves, as it saw them (what inference may read).
-    let mut seen: Vec<Vec<Seen<G::Move>>> = vec![Vec::new(); seats.len()];
+    let mut seen = SeatHistories::new(seats.len());
     let budget = match &cfg.stop {
         Some(stop) => cfg.budget.clone().with_stop(stop.clone()),
         None => cfg.budget.clone(),
@@ -374,11 +391,7 @@ pub fn play_game<G: GameDef>(
         let seat = state.current_seat();
         let start = Instant::now();
         let d = agents[seat]
-            .choose(
-                View::new(&state, seat).with_history(&seen[seat]),
-                budget.clone(),
-                &mut rngs[seat],
-            )
+            .choose(seen.view(&state, seat), budget.clone(), &mut rngs[seat])
             .map_err(|e| format!("agent {} in seat {seat}: {e}", agents[seat].spec()))?;
         let micros = start.elapsed().as_micros() as u64;
         if !state.legal_moves().contains(d.mv) {
@@ -397,7 +410,7 @@ pub fn play_game<G: GameDef>(
             tree_full: d.tree_full,
             endgame_cut: d.endgame_cut,
         });
-        record_seen(&mut seen, &state, d.mv);
+        seen.record(&state, d.mv);
         state.play(d.mv);
     }
     let n = state.num_seats();

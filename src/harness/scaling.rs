@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::runner::{MatchConfig, mix, run_match};
 use super::seating::Lineup;
 use crate::agents;
-use crate::game::{MoveSet, View, rng_from_seed};
+use crate::game::{MoveSet, SeatHistories, Seen, View, rng_from_seed};
 use crate::games::GameDef;
 use crate::search::{Budget, Parallel};
 use crate::spec::Spec;
@@ -99,20 +99,32 @@ pub fn first_choice_position<G: GameDef>(config: &G::Config) -> G {
     state
 }
 
+/// A position to time searches on, with the record of the moves so far of the seat to move (so
+/// that an agent with inference times its inference too).
+pub type SpeedPosition<G> = (G, Vec<Seen<<G as crate::game::Game>::Move>>);
+
 /// Positions with a real choice, collected from seeded random games (a few per game, spread
 /// over the game so that early and late decisions both count).
-pub fn speed_positions<G: GameDef>(config: &G::Config, count: usize, seed: u64) -> Vec<G> {
+pub fn speed_positions<G: GameDef>(
+    config: &G::Config,
+    count: usize,
+    seed: u64,
+) -> Vec<SpeedPosition<G>> {
     let mut out = Vec::with_capacity(count);
     for game in 0u64.. {
         let mut rng = rng_from_seed(mix(seed, &[game, 7]));
         let mut state = G::new_game(config, &mut rng);
+        let mut histories = SeatHistories::new(state.num_seats());
         let mut ply = 0;
         while !state.is_terminal() && out.len() < count {
             let moves = state.legal_moves();
             if moves.len() > 1 && ply % 5 == 0 {
-                out.push(state.clone());
+                let mover = state.current_seat();
+                out.push((state.clone(), histories.of(mover).to_vec()));
             }
-            state.play(moves.random(&mut rng));
+            let mv = moves.random(&mut rng);
+            histories.record(&state, mv);
+            state.play(mv);
             ply += 1;
         }
         if out.len() >= count {
@@ -132,7 +144,7 @@ pub fn speed_positions<G: GameDef>(config: &G::Config, count: usize, seed: u64) 
 /// `progress(done)` is called after each position.
 pub fn measure_speeds<G: GameDef>(
     specs: &[Spec],
-    positions: &[G],
+    positions: &[SpeedPosition<G>],
     time_ms: u64,
     seed: u64,
     progress: &mut dyn FnMut(usize),
@@ -143,12 +155,13 @@ pub fn measure_speeds<G: GameDef>(
         searchers.push((agent, rng_from_seed(seed), 0u64, Duration::ZERO));
     }
     let n = searchers.len();
-    for (k, p) in positions.iter().enumerate() {
+    for (k, (p, history)) in positions.iter().enumerate() {
         for turn in 0..n {
             let (agent, rng, iterations, elapsed) = &mut searchers[(k + turn) % n];
             let start = Instant::now();
+            let view = View::new(p, p.current_seat()).with_history(history);
             let d = agent
-                .choose(View::new(p, p.current_seat()), Budget::millis(time_ms), rng)
+                .choose(view, Budget::millis(time_ms), rng)
                 .map_err(|e| e.to_string())?;
             *elapsed += start.elapsed();
             *iterations += d.iterations;
@@ -173,7 +186,7 @@ pub fn run_scale<G: GameDef>(
     progress: &mut dyn FnMut(usize, usize, &str),
 ) -> Result<Vec<ScaleRow>, String> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let positions: Vec<G> = speed_positions(config, plan.positions, plan.seed);
+    let positions = speed_positions::<G>(config, plan.positions, plan.seed);
     let baseline = agent_spec(&plan.agent, "sequential", 1);
     let cases: Vec<(&String, usize)> = (plan.modes.iter())
         .flat_map(|mode| plan.threads.iter().map(move |&t| (mode, t)))
@@ -330,7 +343,7 @@ mod tests {
     /// back in the order of the specs, whoever searched first at a position.
     #[test]
     fn interleaved_speeds_search_every_position_once_per_searcher() {
-        let positions: Vec<Sueca> = speed_positions(&Default::default(), 5, 11);
+        let positions = speed_positions::<Sueca>(&Default::default(), 5, 11);
         let specs: Vec<Spec> = [
             "ismcts:iterations=300",
             "pimc:iterations=120",

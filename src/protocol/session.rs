@@ -441,9 +441,7 @@ impl<G: GameDef> Session for GameSession<G> {
         let decided = agent.choose(view, budget, &mut rng_from_seed(seed));
         // An idle engine need not hold a search's megabytes, unless the next `go` of this
         // game starts from them (tree reuse). A `new` game starts a new session and agent.
-        if !agent.keeps_trees() {
-            agent.release_memory();
-        }
+        agent.release_idle();
         let agent_spec = agent.spec();
         self.agents.push((seat, agent_text.to_string(), agent));
         let d: Decision<G::Move> = decided.map_err(|e| e.to_string())?;

@@ -579,7 +579,8 @@ impl<M: TreeMove> Tree<M> {
 
     /// Adds `visits` to the visit count of every root (for searches that do not count them as
     /// they go): a fresh root then holds the search's iterations, and a grafted one (tree reuse)
-    /// the kept visits too, as many as its children hold between them at most.
+    /// the kept node's visits too, at least what its children hold between them (children of
+    /// moves no longer legal were not kept).
     pub(crate) fn add_root_visits(&mut self, visits: u64) {
         for r in 0..self.roots {
             let count = self.stats_mut(NodeId(r)).visits.get_mut();

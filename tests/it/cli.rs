@@ -944,7 +944,9 @@ fn engines_in_play_decide_as_in_a_match_with_inference_and_tree_reuse() {
     // seating does, so if the person plays what the match's seat 0 played, every engine seat
     // sees what it saw in the match and must decide the same. Inference reads each seat's
     // record of the others' plays, and reuse the moves since its last search: an engine that
-    // got no record (as `play` gave before) decides otherwise.
+    // got no record (as `play` gave before) decides otherwise. (A `play` engine gives back its
+    // memory between moves unless it reuses trees, so an agent whose hybrid endgame carries a
+    // solver table between decisions under a node limit could still differ; this one has none.)
     use std::io::{BufRead, BufReader, Write};
     use std::process::Stdio;
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("play-as-match");
@@ -997,7 +999,7 @@ fn engines_in_play_decide_as_in_a_match_with_inference_and_tree_reuse() {
         .args(["--out", play_log.to_str().unwrap()])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+        .stderr(Stdio::inherit())
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
@@ -1010,11 +1012,17 @@ fn engines_in_play_decide_as_in_a_match_with_inference_and_tree_reuse() {
             "an engine in play decided otherwise than in the match: {line}"
         );
         if line.trim_start_matches("> ").starts_with("legal: ") {
-            let Some(mv) = person.pop() else { break };
+            let mv = person
+                .pop()
+                .expect("play asks the person for more moves than seat 0 made in the match");
             writeln!(stdin, "{mv}").unwrap();
         }
     }
     drop(stdin);
     assert!(child.wait().unwrap().success());
+    assert!(
+        person.is_empty(),
+        "the game in play ended before the person's moves did"
+    );
     assert_eq!(moves_of(&play_log), in_match);
 }
