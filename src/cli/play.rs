@@ -154,10 +154,9 @@ impl Table<'_> {
         let agent_seeds: Vec<u64> = (0..n).map(|s| agent_seed(seed, 0, 0, s)).collect();
         let mut rngs: Vec<_> = agent_seeds.iter().map(|&s| rng_from_seed(s)).collect();
         let mut hint_rng = rng_from_seed(mix(seed, &[u64::MAX]));
-        // What the person has seen of each ply: (seat, move or None when hidden from them).
-        let mut seen: Vec<(Seat, Option<String>)> = Vec::new();
         // Each seat's own record of the moves, as a match keeps it: inference reads the
         // others' plays from it, and tree reuse and kept n-gram statistics the moves since.
+        // The person's own record is what the screen shows of each ply.
         let mut histories = SeatHistories::new(n);
         let mut trick_start = 0;
         let mut moves = Vec::new();
@@ -182,7 +181,8 @@ impl Table<'_> {
             let seat = state.current_seat();
             let start = std::time::Instant::now();
             let (mv, iterations, nodes, tree_full, endgame_cut) = if seat == me {
-                self.show(&state, me, &seen[trick_start..], &seen)?;
+                let seen = histories.of(me);
+                self.show(&state, me, &seen[trick_start..], seen)?;
                 let mv = self.ask(&state, histories.of(me), adviser.as_mut(), &mut hint_rng)?;
                 (mv, 0, 0, false, false)
             } else {
@@ -212,19 +212,15 @@ impl Table<'_> {
                 tree_full,
                 endgame_cut,
             });
-            let text = visible.then(|| mv.to_string());
             if seat == me {
                 writeln!(self.out, "you play {mv}")?;
+            } else if visible {
+                writeln!(self.out, "seat {seat} plays {mv}")?;
             } else {
-                writeln!(
-                    self.out,
-                    "seat {seat} plays {}",
-                    text.as_deref().unwrap_or("(hidden from you)")
-                )?;
+                writeln!(self.out, "seat {seat} plays (hidden from you)")?;
             }
-            seen.push((seat, text));
             if state.tricks_completed() != tricks_before {
-                trick_start = seen.len();
+                trick_start = histories.of(me).len();
                 writeln!(
                     self.out,
                     "-- trick {} done",
@@ -287,8 +283,8 @@ impl Table<'_> {
         &mut self,
         state: &G,
         me: Seat,
-        table: &[(Seat, Option<String>)],
-        seen: &[(Seat, Option<String>)],
+        table: &[Seen<G::Move>],
+        seen: &[Seen<G::Move>],
     ) -> Result<(), Stop> {
         writeln!(self.out)?;
         if let Some(hand) = state.hand_text(me) {
@@ -298,8 +294,7 @@ impl Table<'_> {
             writeln!(self.out, "on the table: {}", plies(table))?;
         }
         for s in 0..state.num_seats() {
-            let mine: Vec<(Seat, Option<String>)> =
-                seen.iter().filter(|p| p.0 == s).cloned().collect();
+            let mine: Vec<Seen<G::Move>> = seen.iter().filter(|p| p.0 == s).copied().collect();
             let who = if s == me { " (you)" } else { "" };
             writeln!(self.out, "seat {s}{who} played: {}", moves_of(&mine))?;
         }
@@ -432,22 +427,27 @@ pub fn by_suit(hand: &str) -> String {
     }
 }
 
-fn plies(p: &[(Seat, Option<String>)]) -> String {
+/// A move as the person saw it: `?` when it was hidden from them.
+fn shown<M: std::fmt::Display>(m: &Option<M>) -> String {
+    m.as_ref().map_or("?".to_string(), M::to_string)
+}
+
+fn plies<M: std::fmt::Display>(p: &[Seen<M>]) -> String {
     if p.is_empty() {
         return "(nothing yet)".to_string();
     }
     p.iter()
-        .map(|(s, m)| format!("seat {s}: {}", m.as_deref().unwrap_or("?")))
+        .map(|(s, m)| format!("seat {s}: {}", shown(m)))
         .collect::<Vec<_>>()
         .join(", ")
 }
 
-fn moves_of(p: &[(Seat, Option<String>)]) -> String {
+fn moves_of<M: std::fmt::Display>(p: &[Seen<M>]) -> String {
     if p.is_empty() {
         return "-".to_string();
     }
     p.iter()
-        .map(|(_, m)| m.as_deref().unwrap_or("?"))
+        .map(|(_, m)| shown(m))
         .collect::<Vec<_>>()
         .join(" ")
 }

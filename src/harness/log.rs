@@ -659,8 +659,8 @@ pub struct Rerun {
 /// A seat's agent generator is seeded from `agent_seeds[seat]` when the game starts and advanced
 /// by each of that seat's decisions, and what else a search agent carries between decisions
 /// (a kept subtree, n-gram statistics) it carries in the re-run too, given the seat's record of
-/// the moves as the match gave it; so the seat's earlier decisions are re-run first, in order, each for its logged number of
-/// iterations, sequentially (options of [`RERUN_DROPPED_OPTIONS`] dropped), with the logged move
+/// the moves as the match gave it; so the seat's earlier decisions are re-run first, in order,
+/// each for its logged number of iterations, sequentially (options of [`RERUN_DROPPED_OPTIONS`] dropped), with the logged move
 /// played after each. For a match that searched sequentially this reproduces every decision
 /// exactly, time-limited ones included (a sequential search's randomness depends only on its
 /// iteration count), except where a time budget cut inference (`infer=N`) or the hybrid
