@@ -379,6 +379,7 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
                         let worlds = Sampled {
                             sampler: pool,
                             observer,
+                            seats: worlds.seats,
                         };
                         run_ismcts(&mut self.searcher, worlds, how, &budget, rng)
                     }

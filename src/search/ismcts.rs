@@ -16,5 +16,6 @@ pub fn worlds<G: HiddenInfo>(view: &View<'_, G>) -> Result<Sampled<SamplerOf<G>>
     Ok(Sampled {
         sampler: view.deal_sampler()?,
         observer: view.observer(),
+        seats: view.num_seats(),
     })
 }

@@ -92,6 +92,9 @@ pub struct Searcher<M: TreeMove> {
     /// Groups of [`Searcher::group`] trees: one group per independent search (a root-parallel
     /// thread), one tree per seat in a group for MO-ISMCTS, the searching seat's first.
     trees: Vec<Tree<M>>,
+    /// Trees per group: 1, or for MO-ISMCTS the seats of the last game searched
+    /// ([`MAX_SEATS`] before the first search).
+    group: usize,
     crew: Option<Crew>,
     /// NAST and EPIC statistics, cleared before each search (or decayed, see
     /// [`Searcher::continue_game`]): none for other playouts, one table shared by every
@@ -122,7 +125,8 @@ impl<M: TreeMove + Eq + Send + Sync + 'static> Searcher<M> {
         } else {
             1
         };
-        let n_trees = groups * Self::group_of(&config);
+        let group = Self::group_of(&config);
+        let n_trees = groups * group;
         let trees = (0..n_trees)
             .map(|_| Tree::new(INITIAL_CAPACITY))
             .collect::<Result<Vec<_>, _>>()?;
@@ -154,13 +158,15 @@ impl<M: TreeMove + Eq + Send + Sync + 'static> Searcher<M> {
         Ok(Searcher {
             config,
             trees,
+            group,
             crew,
             ngrams,
             continues_game: false,
         })
     }
 
-    /// Trees per group: one per seat ([`MAX_SEATS`], whatever the game) for MO-ISMCTS, else 1.
+    /// Trees per group before the first search: one per seat for MO-ISMCTS (as many as any
+    /// game has, until [`Searcher::fit_groups`] learns the game's), else 1.
     fn group_of(config: &SearchConfig) -> usize {
         if config.algorithm == Algorithm::MoIsmcts {
             MAX_SEATS
@@ -171,7 +177,23 @@ impl<M: TreeMove + Eq + Send + Sync + 'static> Searcher<M> {
 
     /// Trees per group.
     fn group(&self) -> usize {
-        Self::group_of(&self.config)
+        self.group
+    }
+
+    /// Gives MO-ISMCTS a tree per seat of the game being searched, no more: trees no walk
+    /// would enter would take their share of `max_nodes` (a 2-seat game got a quarter of it
+    /// per tree, not a half). Rebuilds the small arenas when the seat count changes.
+    fn fit_groups(&mut self, seats: usize) -> Result<(), TreeError> {
+        let seats = seats.clamp(1, MAX_SEATS);
+        if self.config.algorithm != Algorithm::MoIsmcts || seats == self.group {
+            return Ok(());
+        }
+        let groups = self.trees.len() / self.group;
+        self.trees = (0..groups * seats)
+            .map(|_| Tree::new(INITIAL_CAPACITY))
+            .collect::<Result<Vec<_>, _>>()?;
+        self.group = seats;
+        Ok(())
     }
 
     /// The most slots one tree of this searcher may hold: the spec's `max_nodes` (or half the
@@ -254,9 +276,8 @@ impl<M: TreeMove + Eq + Send + Sync + 'static> Searcher<M> {
     }
 
     /// The trees of the last search, read-only (for `cardsearch replay --dump-tree`): they keep
-    /// its statistics until the next search resets them. MO-ISMCTS keeps a tree per seat, the
-    /// searching seat's first, then the next seats in play order (four per group whatever the
-    /// game: a game with fewer seats leaves the rest empty).
+    /// its statistics until the next search resets them. MO-ISMCTS keeps a tree per seat of
+    /// the game, the searching seat's first, then the next seats in play order.
     pub fn trees(&self) -> &[Tree<M>] {
         &self.trees
     }
@@ -307,6 +328,7 @@ impl<M: TreeMove + Eq + Send + Sync + 'static> Searcher<M> {
         };
         // The grafted subtree needs room beside the new search's own growth.
         let kept_slots = graft.map_or(0, |(kept, _)| u64::from(kept.len()));
+        self.fit_groups(worlds.num_seats())?;
         self.size_arenas(&sizing, worlds.num_roots(), kept_slots)?;
         let shared = self.config.parallel.is_tree();
         for tree in &mut self.trees {

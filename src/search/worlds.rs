@@ -17,6 +17,9 @@ pub trait Worlds<G: Game>: Sync {
     /// Number of roots: one tree per fixed world, or one for a sampled information set.
     fn num_roots(&self) -> u32;
 
+    /// Seats of the game the worlds are states of (MO-ISMCTS keeps a tree for each).
+    fn num_seats(&self) -> usize;
+
     /// The root and the state of iteration `i`. Must not allocate.
     fn world(&self, i: u64, rng: &mut Rng) -> (u32, G);
 
@@ -33,6 +36,8 @@ pub struct Sampled<S> {
     pub sampler: S,
     /// The seat whose information sets the tree's nodes are.
     pub observer: Seat,
+    /// Seats of the game.
+    pub seats: usize,
 }
 
 impl<G: HiddenInfo, S: DealSampler<G>> Worlds<G> for Sampled<S> {
@@ -40,6 +45,10 @@ impl<G: HiddenInfo, S: DealSampler<G>> Worlds<G> for Sampled<S> {
 
     fn num_roots(&self) -> u32 {
         1
+    }
+
+    fn num_seats(&self) -> usize {
+        self.seats
     }
 
     #[inline]
@@ -63,6 +72,10 @@ impl<G: Game> Worlds<G> for Fixed<G> {
 
     fn num_roots(&self) -> u32 {
         self.0.len() as u32
+    }
+
+    fn num_seats(&self) -> usize {
+        self.0.first().map_or(1, Game::num_seats)
     }
 
     #[inline]

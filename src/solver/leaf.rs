@@ -136,6 +136,10 @@ impl<G: Game, W: Worlds<G>> Worlds<LeafSolved<G>> for LeafWorlds<W> {
         self.inner.num_roots()
     }
 
+    fn num_seats(&self) -> usize {
+        self.inner.num_seats()
+    }
+
     #[inline]
     fn world(&self, i: u64, rng: &mut Rng) -> (u32, LeafSolved<G>) {
         let (root, state) = self.inner.world(i, rng);
