@@ -54,7 +54,7 @@ fn asmacag(c: &mut Criterion) {
             b.iter(|| {
                 let d = agent
                     .choose(
-                        View::new(&start, 0),
+                        View::new(&start, 0, &[]),
                         Budget::iterations(EVALUATIONS),
                         &mut rng,
                     )

@@ -98,7 +98,7 @@ impl GameVisitor for Bench<'_> {
                 group.bench_function(id, |b| {
                     b.iter(|| {
                         agent.choose(
-                            View::new(state, seat),
+                            View::new(state, seat, &[]),
                             Budget::iterations(ITERATIONS),
                             &mut rng,
                         )

@@ -97,7 +97,7 @@ fn hybrid_decision(c: &mut Criterion) {
     // Made once, as an agent keeps it between decisions.
     let mut solver = Some(Solver::new(Solver::DEFAULT_TABLE_BITS));
     let mut decide = |g: &Sueca| {
-        let view = View::new(g, g.current_seat());
+        let view = View::new(g, g.current_seat(), &[]);
         let sampler = view.deal_sampler().unwrap();
         let legal = view.legal_moves();
         let d = hybrid::decide(

@@ -124,7 +124,7 @@ impl GameVisitor for Run<'_> {
             let agent = &mut agents[a];
             let state = &positions[i];
             let mut rng = rng_from_seed(r as u64);
-            let view = View::new(state, state.current_seat());
+            let view = View::new(state, state.current_seat(), &[]);
             let start = Instant::now();
             let d = agent
                 .choose(view, self.budget.clone(), &mut rng)

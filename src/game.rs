@@ -825,7 +825,7 @@ pub struct View<'a, G: HiddenInfo> {
 pub type Seen<M> = (Seat, Option<M>);
 
 /// Every seat's record of the moves so far, each as that seat saw them: what a harness keeps so
-/// that each agent's view carries its own history ([`View::with_history`]). Inference reads the
+/// that each agent's view carries its own history ([`View::new`]). Inference reads the
 /// others' plays from it, and tree reuse and kept n-gram statistics the moves since the agent's
 /// last decision; a view built without it silently turns those off.
 #[derive(Clone, Debug)]
@@ -857,34 +857,33 @@ impl<M: Copy> SeatHistories<M> {
 
     /// `seat`'s view of `state`, with its record.
     pub fn view<'a, G: HiddenInfo<Move = M>>(&'a self, state: &'a G, seat: Seat) -> View<'a, G> {
-        View::new(state, seat).with_history(self.of(seat))
+        View::new(state, seat, self.of(seat))
     }
 }
 
 impl<'a, G: HiddenInfo> View<'a, G> {
-    /// `observer`'s view of `state`, with the true state lent for cheating baselines.
-    pub fn new(state: &'a G, observer: Seat) -> View<'a, G> {
+    /// `observer`'s view of `state`, with the true state lent for cheating baselines, and
+    /// `history`: the moves of the game so far, in order, as the observer saw them (a harness
+    /// keeps one such record per seat, [`SeatHistories`]). Inference, tree reuse and
+    /// `nast_decay` read it; the information set does not keep the order of the plays. Pass
+    /// `&[]` only where there is no record to give (a position set up from a deal string, or
+    /// made by random plies in a test): those agents then act as at a fresh position.
+    pub fn new(state: &'a G, observer: Seat, history: &'a [Seen<G::Move>]) -> View<'a, G> {
         View {
             info: state.info_set(observer),
             truth: Some(state),
-            history: &[],
+            history,
         }
     }
 
-    /// A view from an information set alone: there is no true state behind it.
-    pub fn from_info_set(info: G::InfoSet) -> View<'a, G> {
+    /// A view from an information set alone, with the observer's `history` (see
+    /// [`View::new`]): there is no true state behind it.
+    pub fn from_info_set(info: G::InfoSet, history: &'a [Seen<G::Move>]) -> View<'a, G> {
         View {
             info,
             truth: None,
-            history: &[],
+            history,
         }
-    }
-
-    /// The same view with the moves of the game so far, in order, as the observer saw them
-    /// (a harness keeps one such list per seat). Inference reads the order of the others'
-    /// plays, which the information set does not keep.
-    pub fn with_history(self, history: &'a [Seen<G::Move>]) -> View<'a, G> {
-        View { history, ..self }
     }
 
     /// The moves so far as the observer saw them; empty when the caller gave none.

@@ -102,7 +102,7 @@ impl GameVisitor for Check {
                 let before = ALLOCATIONS.load(Relaxed);
                 let d = agent
                     .choose(
-                        View::new(&state, seat),
+                        View::new(&state, seat, &[]),
                         Budget::iterations(iterations),
                         &mut rng_from_seed(1),
                     )
@@ -164,7 +164,7 @@ fn pentago_agents() {
         let before = ALLOCATIONS.load(Relaxed);
         let d = agent
             .choose(
-                View::new(&state, 0),
+                View::new(&state, 0, &[]),
                 Budget::iterations(iterations),
                 &mut rng_from_seed(1),
             )

@@ -502,7 +502,7 @@ mod tests {
         let mut state = G::new_game(&config, &mut rng);
         let me = state.current_seat();
         let first = agent
-            .choose(View::new(&state, me), budget.clone(), &mut rng)
+            .choose(View::new(&state, me, &[]), budget.clone(), &mut rng)
             .unwrap();
         assert_eq!(
             root_visits(&first),
@@ -552,7 +552,7 @@ mod tests {
         }
         let me = state.current_seat();
         let mut rng = rng_from_seed(1);
-        let view = View::new(&state, me).with_history(&seen);
+        let view = View::new(&state, me, &seen);
         let second = on.choose(view, budget.clone(), &mut rng).unwrap();
         assert_eq!(
             root_visits(&second),
@@ -565,13 +565,13 @@ mod tests {
         for history in [&hidden[..], &[]] {
             let mut again = agent::<G>(spec);
             one_round(name, &mut again, seed, &budget);
-            let view = View::new(&state, me).with_history(history);
+            let view = View::new(&state, me, history);
             let d = again.choose(view, budget.clone(), &mut rng).unwrap();
             assert_eq!(root_visits(&d), d.iterations, "{name} {spec}");
         }
         let mut off = agent::<G>("ismcts");
         let (state, seen, _) = one_round(name, &mut off, seed, &budget);
-        let view = View::new(&state, state.current_seat()).with_history(&seen);
+        let view = View::new(&state, state.current_seat(), &seen);
         let d = off.choose(view, budget, &mut rng).unwrap();
         assert_eq!(root_visits(&d), d.iterations, "{name} off");
         true
@@ -614,7 +614,7 @@ mod tests {
             let mut seen = Vec::new();
             while seen.is_empty() || state.current_seat() != me {
                 let mv = if seen.is_empty() {
-                    let view = View::new(&state, me);
+                    let view = View::new(&state, me, &[]);
                     let budget = Budget::iterations(400);
                     agent.choose(view, budget, &mut rng).unwrap().mv
                 } else {
@@ -627,7 +627,7 @@ mod tests {
             assert!(first > 400 * 30, "{spec}: {first}");
             agent.release_memory();
             let history = if continues { &seen[..] } else { &[] };
-            let view = View::new(&state, me).with_history(history);
+            let view = View::new(&state, me, history);
             let d = agent.choose(view, Budget::iterations(1), &mut rng).unwrap();
             assert_eq!(d.iterations, 1);
             let own = plays(&agent)
@@ -707,7 +707,11 @@ mod tests {
             let state = Sueca::new_game(&config, &mut rng);
             let me = state.current_seat();
             let d = agent
-                .choose(View::new(&state, me), Budget::iterations(2000), &mut rng)
+                .choose(
+                    View::new(&state, me, &[]),
+                    Budget::iterations(2000),
+                    &mut rng,
+                )
                 .unwrap();
             assert_eq!(root_visits(&d), 2000);
             let tree = &agent.searcher.trees()[0];

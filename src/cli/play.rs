@@ -329,11 +329,7 @@ impl Table<'_> {
                 "hint" => {
                     let me = state.current_seat();
                     let d = adviser
-                        .choose(
-                            View::new(state, me).with_history(history),
-                            self.budget.clone(),
-                            rng,
-                        )
+                        .choose(View::new(state, me, history), self.budget.clone(), rng)
                         .map_err(|e| Stop::Fail(format!("hint: {e}")))?;
                     adviser.release_idle();
                     if d.children.is_empty() {

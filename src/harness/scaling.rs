@@ -159,7 +159,7 @@ pub fn measure_speeds<G: GameDef>(
         for turn in 0..n {
             let (agent, rng, iterations, elapsed) = &mut searchers[(k + turn) % n];
             let start = Instant::now();
-            let view = View::new(p, p.current_seat()).with_history(history);
+            let view = View::new(p, p.current_seat(), history);
             let d = agent
                 .choose(view, Budget::millis(time_ms), rng)
                 .map_err(|e| e.to_string())?;

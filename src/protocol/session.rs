@@ -428,16 +428,15 @@ impl<G: GameDef> Session for GameSession<G> {
         }
         .with_stop(stop.clone());
         let seed = go.seed.unwrap_or_else(|| next_seed(&mut self.rng));
-        let view = match &self.table {
-            Table::Full(state) => View::new(state, seat),
-            Table::View(info) => View::from_info_set(info.clone()),
-        };
         let history: Vec<Seen<G::Move>> = self
             .seen
             .iter()
             .map(|&(s, mv, saw)| (s, mv.filter(|_| saw >> seat & 1 == 1)))
             .collect();
-        let view = view.with_history(&history);
+        let view = match &self.table {
+            Table::Full(state) => View::new(state, seat, &history),
+            Table::View(info) => View::from_info_set(info.clone(), &history),
+        };
         let decided = agent.choose(view, budget, &mut rng_from_seed(seed));
         // An idle engine need not hold a search's megabytes, unless the next `go` of this
         // game starts from them (tree reuse). A `new` game starts a new session and agent.

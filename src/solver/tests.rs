@@ -308,7 +308,7 @@ fn hybrid_matches_definition<G: GameDef + Solvable>(
     let mut checked = 0;
     while checked < 20 {
         let g: G = position(config, lo, hi, &mut rng);
-        let view = View::new(&g, g.current_seat());
+        let view = View::new(&g, g.current_seat(), &[]);
         let legal = view.legal_moves();
         if legal.len() < 2 {
             continue;
@@ -419,7 +419,7 @@ fn with_one_deal_the_hybrid_plays_perfectly_and_votes_agree() {
     let mut solver = Some(Solver::new(12));
     for _ in 0..30 {
         let g: Bisca = position(&c, 8, 14, &mut rng);
-        let view = View::new(&g, g.current_seat());
+        let view = View::new(&g, g.current_seat(), &[]);
         let sampler = view.deal_sampler().unwrap();
         assert_eq!(sampler.count(), 1);
         let best = reference::move_values(&g)
@@ -459,7 +459,7 @@ fn a_stop_cuts_a_long_endgame_solve_short_and_leaves_the_solver_as_new() {
     let c = config::<Sueca>("sueca");
     let mut rng = rng_from_seed(47);
     let g: Sueca = position(&c, 32, 32, &mut rng);
-    let view = View::new(&g, g.current_seat());
+    let view = View::new(&g, g.current_seat(), &[]);
     let sampler = view.deal_sampler().unwrap();
     let cfg = EndgameConfig {
         cards: Cards::UpTo(40),
@@ -474,7 +474,7 @@ fn a_stop_cuts_a_long_endgame_solve_short_and_leaves_the_solver_as_new() {
     assert!(d.is_none(), "a deal was counted after the stop");
     // The same solver then decides an endgame exactly as a new one does.
     let g: Sueca = position(&c, 10, 12, &mut rng);
-    let view = View::new(&g, g.current_seat());
+    let view = View::new(&g, g.current_seat(), &[]);
     let (sampler, legal) = (view.deal_sampler().unwrap(), view.legal_moves());
     let seed = 48;
     let decide = |solver: &mut Option<Solver>| {
@@ -499,7 +499,7 @@ fn a_node_limit_bounds_an_endgame_decision_and_cuts_it_at_a_whole_deal() {
     // 32 cards of Sueca left, each deal over a million nodes: under a limit of 200,000 the
     // first deal is cut short, none is counted, and the tree decides.
     let g: Sueca = position(&c, 32, 32, &mut rng);
-    let view = View::new(&g, g.current_seat());
+    let view = View::new(&g, g.current_seat(), &[]);
     let (sampler, legal) = (view.deal_sampler().unwrap(), view.legal_moves());
     let limited = |nodes| EndgameConfig {
         cards: Cards::UpTo(40),
@@ -522,7 +522,7 @@ fn a_node_limit_bounds_an_endgame_decision_and_cuts_it_at_a_whole_deal() {
     // 16 cards left: a few thousand nodes a deal. A limit of 40,000 solves some of the
     // information set's deals and not all, the same ones for the same seed.
     let g: Sueca = position(&c, 16, 16, &mut rng);
-    let view = View::new(&g, g.current_seat());
+    let view = View::new(&g, g.current_seat(), &[]);
     let (sampler, legal) = (view.deal_sampler().unwrap(), view.legal_moves());
     let decide = |cfg: &EndgameConfig| {
         hybrid::decide(
@@ -579,7 +579,7 @@ fn the_default_node_limit_applies_without_a_time_budget_only() {
 fn outside_the_endgame_the_hybrid_leaves_the_decision_to_the_tree() {
     let mut rng = rng_from_seed(46);
     let g = Sueca::new_game(&config::<Sueca>("sueca"), &mut rng);
-    let view = View::new(&g, g.current_seat());
+    let view = View::new(&g, g.current_seat(), &[]);
     let cfg = EndgameConfig {
         cards: Cards::Thesis,
         ..EndgameConfig::default()
@@ -612,7 +612,7 @@ fn endgame_agents_play_whole_games_and_reject_games_without_a_solver() {
         while !g.is_terminal() {
             let seat = g.current_seat();
             let d = agent
-                .choose(View::new(&g, seat), Budget::iterations(200), &mut rng)
+                .choose(View::new(&g, seat, &[]), Budget::iterations(200), &mut rng)
                 .unwrap();
             assert!(g.legal_moves().contains(d.mv));
             if g.legal_moves().len() > 1 {

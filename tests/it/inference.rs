@@ -330,7 +330,7 @@ fn played_by<G: GameDef>(
         let seat = state.current_seat();
         let mv = agent
             .choose(
-                View::new(&state, seat),
+                View::new(&state, seat, &[]),
                 Budget::iterations(iterations),
                 &mut rng,
             )

@@ -76,8 +76,8 @@ impl GameVisitor for SameAsSo {
                     continue;
                 }
                 let seat = state.current_seat();
-                let a = decide(so.as_mut(), View::new(&state, seat), 3000, seed);
-                let b = decide(mo.as_mut(), View::new(&state, seat), 3000, seed);
+                let a = decide(so.as_mut(), View::new(&state, seat, &[]), 3000, seed);
+                let b = decide(mo.as_mut(), View::new(&state, seat, &[]), 3000, seed);
                 assert_eq!(a.mv, b.mv, "{} seed {seed}", G::NAME);
                 assert_eq!(a.children, b.children, "{} seed {seed}", G::NAME);
                 assert_eq!(a.iterations, b.iterations);
@@ -119,7 +119,7 @@ fn visit_shares<G: HiddenInfo>(
     for seed in seed0..seed0 + runs {
         let d = decide(
             agent.as_mut(),
-            View::new(state, state.current_seat()),
+            View::new(state, state.current_seat(), &[]),
             2000,
             seed,
         );
@@ -189,9 +189,9 @@ fn on_secret_mo_ismcts_hides_and_so_ismcts_is_fooled_into_safe() {
         let (mut mo_hides, mut so_hides) = (0, 0);
         for seed in 0..200u64 {
             let state = Secret::new(seed % 2 == 0);
-            let d = decide(mo_agent.as_mut(), View::new(&state, 0), 1000, seed);
+            let d = decide(mo_agent.as_mut(), View::new(&state, 0, &[]), 1000, seed);
             mo_hides += (d.mv == SecretMove::Hide) as u32;
-            let d = decide(so_agent.as_mut(), View::new(&state, 0), 1000, seed);
+            let d = decide(so_agent.as_mut(), View::new(&state, 0, &[]), 1000, seed);
             so_hides += (d.mv == SecretMove::Hide) as u32;
         }
         // The bar: the optimal move in at least 95% of 200 seeded decisions.
@@ -226,9 +226,9 @@ fn mo_ismcts_plays_hearts_with_passing_from_the_true_state_and_from_an_informati
         while !state.is_terminal() {
             let seat = state.current_seat();
             let view = if decisions.is_multiple_of(2) {
-                View::new(&state, seat)
+                View::new(&state, seat, &[])
             } else {
-                View::from_info_set(state.info_set(seat))
+                View::from_info_set(state.info_set(seat), &[])
             };
             let d = decide(agent.as_mut(), view, 200, decisions);
             assert!(state.legal_moves().contains(d.mv), "{spec}: {}", d.mv);
@@ -267,7 +267,7 @@ fn mo_ismcts_shares_max_nodes_among_the_seats_of_the_game_only() {
         let state: G = position(&Default::default(), 1, 0);
         let d = decide(
             agent::<G>(spec).as_mut(),
-            View::new(&state, state.current_seat()),
+            View::new(&state, state.current_seat(), &[]),
             5000,
             1,
         );

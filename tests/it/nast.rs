@@ -44,7 +44,7 @@ impl GameVisitor for EverySpec {
             let mut agent = agents::build::<G>(&spec.parse::<Spec>().unwrap()).unwrap();
             let d = agent
                 .choose(
-                    View::new(&state, state.current_seat()),
+                    View::new(&state, state.current_seat(), &[]),
                     Budget::iterations(300),
                     &mut rng_from_seed(2),
                 )
@@ -73,7 +73,7 @@ fn sueca_search(spec: &str, played: usize, iterations: u64) -> (Searcher<cardsea
     let spec: Spec = spec.parse().unwrap();
     let config = SearchConfig::from_spec(&spec, Algorithm::Ismcts).unwrap();
     let mut searcher = Searcher::new(config).unwrap();
-    let worlds = ismcts::worlds(&View::new(&state, state.current_seat())).unwrap();
+    let worlds = ismcts::worlds(&View::new(&state, state.current_seat(), &[])).unwrap();
     let r = searcher
         .run(&worlds, &Budget::iterations(iterations), &mut rng)
         .unwrap();

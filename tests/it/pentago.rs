@@ -25,7 +25,7 @@ fn decide(
     seed: u64,
 ) -> Decision<PentagoMove> {
     a.choose(
-        View::new(p, p.current_seat()),
+        View::new(p, p.current_seat(), &[]),
         budget,
         &mut rng_from_seed(seed),
     )

@@ -50,7 +50,7 @@ impl GameVisitor for PriorCheck {
             if want.iter().all(|p| (p - uniform).abs() < 0.05) {
                 continue;
             }
-            let view = View::new(&state, state.current_seat());
+            let view = View::new(&state, state.current_seat(), &[]);
             let d = agent
                 .choose(
                     view,

@@ -18,7 +18,7 @@ fn decide<G: HiddenInfo>(
     iterations: u64,
     seed: u64,
 ) -> Decision<G::Move> {
-    let view = View::new(state, state.current_seat());
+    let view = View::new(state, state.current_seat(), &[]);
     agent
         .choose(
             view,
@@ -408,7 +408,7 @@ impl games::GameVisitor for EveryMode {
                 let spec = with_mode(algorithm, mode);
                 let mut a = agent::<G>(&spec);
                 for (i, state) in positions.iter().enumerate() {
-                    let view = || View::new(state, state.current_seat());
+                    let view = || View::new(state, state.current_seat(), &[]);
                     let d = a
                         .choose(
                             view(),

@@ -71,7 +71,11 @@ fn play_turn(
     let mut out = Vec::new();
     while state.current_seat() == 0 && !state.is_terminal() {
         let d = agent
-            .choose(View::new(state, 0), Budget::iterations(budget), &mut rng)
+            .choose(
+                View::new(state, 0, &[]),
+                Budget::iterations(budget),
+                &mut rng,
+            )
             .unwrap();
         assert!(state.legal_moves().contains(d.mv), "{} is illegal", d.mv);
         state.play(d.mv);
@@ -138,7 +142,7 @@ fn osla_breaks_ties_towards_the_last_best_action_like_the_reference() {
     );
     let d = agent("osla")
         .choose(
-            View::new(&state, 0),
+            View::new(&state, 0, &[]),
             Budget::iterations(1),
             &mut rng_from_seed(1),
         )
@@ -156,14 +160,14 @@ fn a_plan_is_dropped_when_the_state_is_not_what_was_planned() {
     let mut oe = agent("oe:iterations=2000");
     let mut rng = rng_from_seed(4);
     let first = oe
-        .choose(View::new(&state, 0), Budget::iterations(1), &mut rng)
+        .choose(View::new(&state, 0, &[]), Budget::iterations(1), &mut rng)
         .unwrap();
     assert_eq!((first.mv, first.iterations), (act("x2"), 2000));
     // Someone else decides this action: 1 on 1 instead of the planned second ×2.
     state.play(first.mv);
     state.play(act("1>1"));
     let again = oe
-        .choose(View::new(&state, 0), Budget::iterations(1), &mut rng)
+        .choose(View::new(&state, 0, &[]), Budget::iterations(1), &mut rng)
         .unwrap();
     assert_eq!(
         again.iterations, 2000,
@@ -174,7 +178,7 @@ fn a_plan_is_dropped_when_the_state_is_not_what_was_planned() {
     // A fresh game: the agent must not carry a plan over from another state.
     let mut other = doubling_position();
     let d = oe
-        .choose(View::new(&other, 0), Budget::iterations(1), &mut rng)
+        .choose(View::new(&other, 0, &[]), Budget::iterations(1), &mut rng)
         .unwrap();
     assert_eq!(d.iterations, 2000);
     other.play(d.mv);
@@ -229,7 +233,11 @@ fn the_planners_play_whole_games_of_every_registered_game() {
                 while !state.is_terminal() {
                     let seat = state.current_seat();
                     let d = seats[seat]
-                        .choose(View::new(&state, seat), Budget::iterations(50), &mut rng)
+                        .choose(
+                            View::new(&state, seat, &[]),
+                            Budget::iterations(50),
+                            &mut rng,
+                        )
                         .unwrap();
                     assert!(state.legal_moves().contains(d.mv), "{} {spec}", G::NAME);
                     state.play(d.mv);
@@ -274,7 +282,7 @@ fn a_raised_stop_signal_ends_every_planner_at_once() {
         let stop = StopSignal::new();
         stop.raise();
         let day = Budget::millis(86_400_000).with_stop(stop);
-        let d = a.choose(View::new(&state, 0), day, &mut rng).unwrap();
+        let d = a.choose(View::new(&state, 0, &[]), day, &mut rng).unwrap();
         assert_eq!(d.iterations, 0, "{spec}");
         assert!(state.legal_moves().contains(d.mv), "{spec}");
         // Raised mid-search from another thread: the search ends with what it has.
@@ -286,7 +294,7 @@ fn a_raised_stop_signal_ends_every_planner_at_once() {
         });
         let mut a = agent(spec);
         let day = Budget::millis(86_400_000).with_stop(stop);
-        let d = a.choose(View::new(&state, 0), day, &mut rng).unwrap();
+        let d = a.choose(View::new(&state, 0, &[]), day, &mut rng).unwrap();
         assert!(state.legal_moves().contains(d.mv), "{spec}");
         handle.join().unwrap();
     }
