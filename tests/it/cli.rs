@@ -945,8 +945,8 @@ fn engines_in_play_decide_as_in_a_match_with_inference_and_tree_reuse() {
     // sees what it saw in the match and must decide the same. Inference reads each seat's
     // record of the others' plays, and reuse the moves since its last search: an engine that
     // got no record (as `play` gave before) decides otherwise. (A `play` engine gives back its
-    // memory between moves unless it reuses trees, so an agent whose hybrid endgame carries a
-    // solver table between decisions under a node limit could still differ; this one has none.)
+    // memory between moves unless it reuses trees; a hybrid endgame's solver table is among it,
+    // but every solve starts a new table generation, so no decision reads an earlier one's.)
     use std::io::{BufRead, BufReader, Write};
     use std::process::Stdio;
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("play-as-match");
