@@ -827,7 +827,7 @@ pub type Seen<M> = (Seat, Option<M>);
 /// Every seat's record of the moves so far, each as that seat saw them: what a harness keeps so
 /// that each agent's view carries its own history ([`View::new`]). Inference reads the
 /// others' plays from it, and tree reuse and kept n-gram statistics the moves since the agent's
-/// last decision; a view built without it silently turns those off.
+/// last decision; a view given an empty record (`&[]`) has those off, without a word.
 #[derive(Clone, Debug)]
 pub struct SeatHistories<M> {
     seats: Vec<Vec<Seen<M>>>,
@@ -886,7 +886,7 @@ impl<'a, G: HiddenInfo> View<'a, G> {
         }
     }
 
-    /// The moves so far as the observer saw them; empty when the caller gave none.
+    /// The moves so far as the observer saw them; empty when the caller gave an empty record.
     pub fn history(&self) -> &'a [Seen<G::Move>] {
         self.history
     }

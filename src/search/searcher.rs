@@ -116,9 +116,10 @@ impl<M: TreeMove> std::fmt::Debug for Searcher<M> {
 }
 
 impl<M: TreeMove + Eq + Send + Sync + 'static> Searcher<M> {
-    /// Reserves small arenas (a group per thread in root mode, else one group; a tree per seat
-    /// in a group for MO-ISMCTS, else one; each search grows them to what its budget can use,
-    /// see [`super::arena_size`]) and starts the threads.
+    /// Reserves small arenas (a group per thread in root mode, else one group; for MO-ISMCTS
+    /// [`MAX_SEATS`] trees in a group until the first search keeps one per seat of its game,
+    /// else one; each search grows them to what its budget can use, see
+    /// [`super::arena_size`]) and starts the threads.
     pub fn new(config: SearchConfig) -> Result<Searcher<M>, SearchError> {
         let groups = if config.parallel == Parallel::Root {
             config.threads
@@ -182,7 +183,9 @@ impl<M: TreeMove + Eq + Send + Sync + 'static> Searcher<M> {
 
     /// Gives MO-ISMCTS a tree per seat of the game being searched, no more: trees no walk
     /// would enter would take their share of `max_nodes` (a 2-seat game got a quarter of it
-    /// per tree, not a half). Rebuilds the small arenas when the seat count changes.
+    /// per tree, not a half). Rebuilds the small arenas when the seat count changes. A one-seat
+    /// game (CoinGuess) gets one tree, and MO-ISMCTS then walks it as SO-ISMCTS does, which is
+    /// the same search there (the one seat sees all its moves).
     fn fit_groups(&mut self, seats: usize) -> Result<(), TreeError> {
         let seats = seats.clamp(1, MAX_SEATS);
         if self.config.algorithm != Algorithm::MoIsmcts || seats == self.group {

@@ -260,7 +260,8 @@ fn mo_ismcts_refuses_modes_it_cannot_run_with_a_clear_error() {
 #[test]
 fn mo_ismcts_shares_max_nodes_among_the_seats_of_the_game_only() {
     // A tree per seat of the game, sharing `max_nodes`: Bisca's two trees (two per thread in
-    // root mode) and Sueca's four fill to nearly all of it and never past it. Before session
+    // root mode) and Sueca's four fill to nearly all of it and never past it, in every mode
+    // MO-ISMCTS runs in. Before session
     // 51 every group had four trees whatever the game, and the two that a Bisca walk enters
     // held half of `max_nodes` between them (2,002 nodes here, the unused trees' roots too).
     fn nodes<G: GameDef<Config: Default>>(spec: &str) -> u64 {
@@ -277,6 +278,8 @@ fn mo_ismcts_shares_max_nodes_among_the_seats_of_the_game_only() {
     for spec in [
         "mo-ismcts:max_nodes=4000",
         "mo-ismcts:max_nodes=4000,parallel=root,threads=2",
+        "mo-ismcts:max_nodes=4000,parallel=tree,threads=2",
+        "mo-ismcts:max_nodes=4000,parallel=leaf,threads=2",
     ] {
         for n in [nodes::<games::Bisca>(spec), nodes::<games::Sueca>(spec)] {
             assert!((3000..=4000).contains(&n), "{spec}: {n} nodes");

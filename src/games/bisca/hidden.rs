@@ -1,5 +1,6 @@
 //! What a Bisca seat knows ([`HiddenInfo`], [`HiddenCards`]): its hand, the face-up trump, the
-//! cards played and, once the stock is empty, the suits each seat has shown it lacks; how a
+//! cards played, the cards known to be in the other hand (the face-up card taken in an exchange
+//! or drawn last), and, once the stock is empty, the suits each seat has shown it lacks; how a
 //! deal is rewound to its start; and the deals consistent with what a seat knows.
 
 use crate::cards::{Card, CardSet, random_below};

@@ -334,8 +334,8 @@ impl Game for Bisca {
     /// NAST with UCB1 playouts (the thesis's best for Bisca) and positive win or loss: at 20 ms
     /// a move it beat the general preset by 46 Elo, whose margin reward buys card points but
     /// not wins here; with inference by the learned model (the pasts of the draws drawn, see
-    /// [`HiddenInfo::rewind`](crate::game::HiddenInfo::rewind)) it beat NAST UCB1 alone by 19 Elo (+3 … +36, 600 deals) at
-    /// 16,000 iterations and by 24 at 200 ms a move; the same model as a progressive-bias prior
+    /// [`HiddenInfo::rewind`](crate::game::HiddenInfo::rewind)) it beat NAST UCB1 alone by
+    /// 19 Elo (+3 … +36, 600 deals) at 16,000 iterations and by 24 at 200 ms a move; the same model as a progressive-bias prior
     /// in selection (`prior=64`) beat that preset by 60 Elo at 16,000 iterations and
     /// NAST UCB1 by 57 at 20 ms and by 80 at 200 ms a move (docs/results.md).
     const STRONG_PRESET: &'static str = "playout=nast,policy=ucb1,reward=pwl,infer=1000,\

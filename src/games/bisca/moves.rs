@@ -69,7 +69,7 @@ pub struct BiscaMoves(u64);
 impl BiscaMoves {
     /// The moves that play `cards`, with the exchange when `exchange` is true.
     #[inline]
-    pub const fn new(cards: CardSet, exchange: bool) -> BiscaMoves {
+    pub(super) const fn new(cards: CardSet, exchange: bool) -> BiscaMoves {
         BiscaMoves(cards.0 | (exchange as u64) << EXCHANGE_BIT)
     }
 
