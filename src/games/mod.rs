@@ -115,3 +115,47 @@ pub fn dispatch<V: GameVisitor>(spec: &Spec, visitor: V) -> Result<V::Output, Sp
         ))),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Names the game a spec was dispatched to.
+    struct Name;
+
+    impl GameVisitor for Name {
+        type Output = &'static str;
+        fn visit<G: GameDef>(self, _config: G::Config) -> &'static str {
+            G::NAME
+        }
+    }
+
+    fn dispatched(spec: &str) -> Result<&'static str, String> {
+        dispatch(&spec.parse::<Spec>().unwrap(), Name).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn every_listed_game_is_built_by_its_name_and_refuses_an_unknown_option() {
+        let listed = all();
+        for (i, game) in listed.iter().enumerate() {
+            assert!(
+                listed[..i].iter().all(|other| other.name != game.name),
+                "{} is listed twice",
+                game.name
+            );
+            assert_eq!(dispatched(game.name), Ok(game.name));
+            let e = dispatched(&format!("{}:no_such_option=1", game.name)).unwrap_err();
+            assert!(e.contains("no_such_option"), "{}: {e}", game.name);
+        }
+        // Options as documented are read; one letter off is refused.
+        assert_eq!(dispatched("sueca:bandeira=tricks,dealer=0"), Ok("sueca"));
+        assert!(dispatched("sueca:bandiera=tricks").is_err());
+        assert_eq!(dispatched("bisca:exchange=true,leader=1"), Ok("bisca"));
+        assert!(dispatched("bisca:bandiera=tricks").is_err());
+        let e = dispatched("skat").unwrap_err();
+        assert!(
+            e.contains("unknown game 'skat'") && e.contains("sueca"),
+            "{e}"
+        );
+    }
+}

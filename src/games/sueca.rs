@@ -972,22 +972,6 @@ mod tests {
     }
 
     #[test]
-    fn the_registry_builds_it_by_name_and_rejects_unknown_options() {
-        struct Name;
-        impl crate::games::GameVisitor for Name {
-            type Output = &'static str;
-            fn visit<G: GameDef>(self, _config: G::Config) -> &'static str {
-                G::NAME
-            }
-        }
-        assert!(crate::games::all().iter().any(|g| g.name == "sueca"));
-        let spec: Spec = "sueca:bandeira=tricks,dealer=0".parse().unwrap();
-        assert_eq!(crate::games::dispatch(&spec, Name), Ok("sueca"));
-        let typo: Spec = "sueca:bandiera=tricks".parse().unwrap();
-        assert!(crate::games::dispatch(&typo, Name).is_err());
-    }
-
-    #[test]
     fn options_are_read_and_checked() {
         let cfg = Sueca::config(&"sueca:bandeira=tricks,dealer=1".parse().unwrap()).unwrap();
         assert_eq!(

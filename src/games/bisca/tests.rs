@@ -353,22 +353,6 @@ fn bad_deals_are_errors_that_name_the_problem() {
 }
 
 #[test]
-fn the_registry_builds_it_by_name_and_rejects_unknown_options() {
-    struct Name;
-    impl crate::games::GameVisitor for Name {
-        type Output = &'static str;
-        fn visit<G: GameDef>(self, _config: G::Config) -> &'static str {
-            G::NAME
-        }
-    }
-    assert!(crate::games::all().iter().any(|g| g.name == "bisca"));
-    let spec: Spec = "bisca:exchange=true,leader=1".parse().unwrap();
-    assert_eq!(crate::games::dispatch(&spec, Name), Ok("bisca"));
-    let typo: Spec = "bisca:bandiera=tricks".parse().unwrap();
-    assert!(crate::games::dispatch(&typo, Name).is_err());
-}
-
-#[test]
 fn options_are_read_and_checked() {
     let cfg = Bisca::config(
         &"bisca:exchange=true,leader=1,bandeira=tricks"
