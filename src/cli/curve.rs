@@ -1,6 +1,7 @@
 //! `cardsearch curve`: strength against budget — an agent at a ladder of budgets against a fixed
 //! reference and against itself at half the budget — as a table, CSV, JSON and an SVG plot.
 
+use super::stdout::{out, outln};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -215,21 +216,25 @@ pub fn run(args: &CurveArgs) -> Result<(), String> {
     )
     .map_err(|e| e.to_string())?
     .map_err(|e| log_error(Some(&games_log), e))?;
-    println!(
+    outln!(
         "{}: {} at each budget vs {} and vs half its budget, {} deals per match, seed {}",
-        curve.game, curve.agent, curve.reference, args.deals, args.seed
-    );
-    print!("{}", to_table(&curve));
+        curve.game,
+        curve.agent,
+        curve.reference,
+        args.deals,
+        args.seed
+    )?;
+    out!("{}", to_table(&curve))?;
     output::write_text(&csv, &to_csv(&curve))?;
     output::write_json(&json, &curve)?;
     let title = format!("{}: {} (seed {})", curve.game, curve.agent, curve.seed);
     curve_svg(&curve, &title, &svg)?;
-    println!(
+    outln!(
         "wrote {}, {}, {} (the games: {})",
         csv.display(),
         json.display(),
         svg.display(),
         games_log.display()
-    );
+    )?;
     Ok(())
 }

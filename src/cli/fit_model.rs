@@ -1,5 +1,6 @@
 //! `cardsearch fit-model`: fits a game's learned opponent model to the moves of logged games.
 
+use super::stdout::{out, outln};
 use std::path::PathBuf;
 
 use clap::Args;
@@ -178,7 +179,7 @@ impl GameVisitor for Fit<'_> {
         for (name, ll) in report {
             text.push_str(&format!("  {ll:>8.4}  {name}\n"));
         }
-        print!("{text}");
+        out!("{text}")?;
         if let Some(out) = &self.args.out {
             let header = format!(
                 "{text}Written by `cardsearch fit-model --game {} --l2 {} --steps {} LOGS`.",
@@ -187,7 +188,7 @@ impl GameVisitor for Fit<'_> {
                 settings.steps
             );
             super::output::write_text(out, &model.to_text(&header))?;
-            println!("wrote {}", out.display());
+            outln!("wrote {}", out.display())?;
         }
         Ok(())
     }

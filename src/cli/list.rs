@@ -1,32 +1,36 @@
 //! `cardsearch games` and `cardsearch agents`: what exists and the options each takes.
 
+use super::stdout::outln;
 use crate::spec::OptionDoc;
 
-fn print_options(options: &[OptionDoc]) {
+fn print_options(options: &[OptionDoc]) -> Result<(), String> {
     for o in options {
-        println!(
+        outln!(
             "    {:<16} {:<12} {}",
             o.key,
             format!("[{}]", o.default),
             o.help
-        );
+        )?;
     }
+    Ok(())
 }
 
 /// Prints every game with its options.
-pub fn games() {
-    println!("Games (spec: NAME or NAME:key=value,...):");
+pub fn games() -> Result<(), String> {
+    outln!("Games (spec: NAME or NAME:key=value,...):")?;
     for g in crate::games::all() {
-        println!("  {:<12} {}", g.name, g.about);
-        print_options(g.options);
+        outln!("  {:<12} {}", g.name, g.about)?;
+        print_options(g.options)?;
     }
+    Ok(())
 }
 
 /// Prints every agent with its options.
-pub fn agents() {
-    println!("Agents (spec: NAME or NAME:key=value,...):");
+pub fn agents() -> Result<(), String> {
+    outln!("Agents (spec: NAME or NAME:key=value,...):")?;
     for a in crate::agents::all() {
-        println!("  {:<12} {}", a.name, a.about);
-        print_options(a.options);
+        outln!("  {:<12} {}", a.name, a.about)?;
+        print_options(a.options)?;
     }
+    Ok(())
 }

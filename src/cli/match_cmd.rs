@@ -1,5 +1,6 @@
 //! `cardsearch match`: a fair match between two agents, with progress, statistics and logs.
 
+use super::stdout::{out, outln};
 use clap::Args;
 
 use super::output;
@@ -108,8 +109,8 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         games::dispatch(&game, MatchVisitor { args, cfg }).map_err(|e| e.to_string())??;
     let own = [&report.a.spec, &report.b.spec].map(|full| names_own_budget(full));
     let budget = budget_line(&match_budget, &own);
-    println!("{game}: A = {a} vs B = {b}, {deals} deals, {budget}, seed {seed}");
-    print!("{}", format_report(&report));
+    outln!("{game}: A = {a} vs B = {b}, {deals} deals, {budget}, seed {seed}")?;
+    out!("{}", format_report(&report))?;
     args.series.write_summary(&report)
 }
 

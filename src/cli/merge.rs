@@ -1,5 +1,6 @@
 //! `cardsearch merge`: folds the logs of a sharded match into the report of the whole match.
 
+use super::stdout::{out, outln};
 use std::path::PathBuf;
 
 use clap::Args;
@@ -81,7 +82,7 @@ pub fn run(args: &MergeArgs) -> Result<(), String> {
     let records = pairs.pop().map(|p| p.1).unwrap_or_default();
     let merged = merge_one(&records)?;
     let r = &records[0].record;
-    println!(
+    outln!(
         "{}: A = {} vs B = {}, {} deals, {}, seed {}",
         r.game,
         r.agent_a,
@@ -92,8 +93,8 @@ pub fn run(args: &MergeArgs) -> Result<(), String> {
             &[&r.agent_a, &r.agent_b].map(|a| names_own_budget(a))
         ),
         r.seed
-    );
-    print!("{}", format_report(&merged.report));
+    )?;
+    out!("{}", format_report(&merged.report))?;
     match &args.summary {
         Some(p) => output::write_json(p, &merged.report),
         None => Ok(()),
@@ -164,15 +165,15 @@ fn merge_tournament(
     let first = &pairs[0].1[0].record;
     let report = TournamentReport::new(first.game.clone(), agents, pairings, anchor);
     let own: Vec<bool> = report.agents.iter().map(|a| names_own_budget(a)).collect();
-    println!(
+    outln!(
         "{}: {} agents, {} pairings, {}, seed {}",
         first.game,
         report.agents.len(),
         report.pairings.len(),
         budget_line(&first.budget, &own),
         first.seed
-    );
-    print!("{}", format_tournament(&report));
+    )?;
+    out!("{}", format_tournament(&report))?;
     write_outputs(&report, args.summary.as_deref(), args.plot.as_deref())
 }
 

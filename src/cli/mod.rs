@@ -17,6 +17,7 @@ pub mod scale;
 pub mod series;
 pub mod shard;
 pub mod solve;
+pub(crate) mod stdout;
 pub mod tournament;
 
 /// cardsearch: fast, parallel Monte Carlo tree search for hidden-information card games.
@@ -107,8 +108,14 @@ pub fn run() -> i32 {
         Err(e) => {
             use clap::error::ErrorKind;
             if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
-                let _ = e.print();
-                return 0;
+                return match e.print() {
+                    Ok(()) => 0,
+                    Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => stdout::CLOSED_STATUS,
+                    Err(e) => {
+                        eprintln!("error: cannot write standard output: {e}");
+                        1
+                    }
+                };
             }
             eprintln!("{} (see --help)", one_line(&e.render().to_string()));
             return 2;
@@ -120,14 +127,8 @@ pub fn run() -> i32 {
         Some(Command::Merge(args)) => merge::run(&args),
         Some(Command::Replay(args)) => replay::run(&args),
         Some(Command::Engine) => engine::run(),
-        Some(Command::Games) => {
-            list::games();
-            Ok(())
-        }
-        Some(Command::Agents) => {
-            list::agents();
-            Ok(())
-        }
+        Some(Command::Games) => list::games(),
+        Some(Command::Agents) => list::agents(),
         Some(Command::Profile(args)) => profile::run(&args),
         Some(Command::Scale(args)) => scale::run(&args),
         Some(Command::Tournament(args)) => tournament::run(&args),
@@ -138,6 +139,7 @@ pub fn run() -> i32 {
     };
     match result {
         Ok(()) => 0,
+        Err(e) if e == stdout::CLOSED => stdout::CLOSED_STATUS,
         Err(e) => {
             eprintln!("error: {e}");
             1

@@ -4,6 +4,7 @@
 //! unwinds with frame pointers, which is safe inside the signal handler; the build forces frame
 //! pointers (`.cargo/config.toml`), so every frame of the project shows by name.
 
+use super::stdout::outln;
 use std::fs::File;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -178,13 +179,13 @@ pub fn run(args: &ProfileArgs) -> Result<(), String> {
     report
         .flamegraph(file)
         .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
-    println!(
+    outln!(
         "{} decisions, {} iterations in {:.2} s ({:.0} iterations/s); flamegraph: {}",
         run.decisions,
         run.iterations,
         run.elapsed.as_secs_f64(),
         run.iterations as f64 / run.elapsed.as_secs_f64().max(1e-9),
         args.out.display()
-    );
+    )?;
     Ok(())
 }

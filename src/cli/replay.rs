@@ -1,5 +1,6 @@
 //! `cardsearch replay`: plays a logged game again from its deal and checks its result.
 
+use super::stdout::outln;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -53,7 +54,7 @@ pub fn run(args: &ReplayArgs) -> Result<(), String> {
         Side::A => format!("A = {}", r.agent_a),
         Side::B => format!("B = {}", r.agent_b),
     };
-    println!(
+    outln!(
         "{} game {} ({}): {}, deal {} seating {}, seed {}, {} per move",
         args.log.display(),
         args.game,
@@ -63,26 +64,31 @@ pub fn run(args: &ReplayArgs) -> Result<(), String> {
         r.seating_index,
         r.seed,
         r.budget
-    );
-    println!("  deal: {}", r.deal);
-    print_picture(replayed.start_picture.as_deref());
+    )?;
+    outln!("  deal: {}", r.deal)?;
+    print_picture(replayed.start_picture.as_deref())?;
     for (seat, side) in r.seats.iter().enumerate() {
-        println!(
+        outln!(
             "  seat {seat}: {} (agent seed {})",
             agent(*side),
             r.agent_seeds[seat]
-        );
+        )?;
     }
-    println!(
+    outln!(
         "  {:>4}  {:>4}  {:<4} {:<8} {:>10} {:>10}",
-        "ply", "seat", "side", "move", "iterations", "µs"
-    );
+        "ply",
+        "seat",
+        "side",
+        "move",
+        "iterations",
+        "µs"
+    )?;
     let mut tricks_before = Some(0);
     for (i, (seat, mv, iterations, micros)) in replayed.plies.iter().enumerate() {
-        println!(
+        outln!(
             "  {i:>4}  {seat:>4}  {:<4} {mv:<8} {iterations:>10} {micros:>10}",
             format!("{:?}", r.seats[*seat])
-        );
+        )?;
         // Trick-taking games: a rule after each completed trick, naming who leads next (the
         // trick's winner in every game here).
         let tricks = replayed.tricks_after[i];
@@ -90,12 +96,12 @@ pub fn run(args: &ReplayArgs) -> Result<(), String> {
             && t > before
         {
             match replayed.plies.get(i + 1) {
-                Some((leader, ..)) => println!("  ── trick {t} complete; seat {leader} leads"),
-                None => println!("  ── trick {t} complete"),
+                Some((leader, ..)) => outln!("  ── trick {t} complete; seat {leader} leads")?,
+                None => outln!("  ── trick {t} complete")?,
             }
         }
         tricks_before = tricks;
-        print_picture(replayed.pictures_after[i].as_deref());
+        print_picture(replayed.pictures_after[i].as_deref())?;
     }
     let list = |v: &[f64]| {
         v.iter()
@@ -103,15 +109,15 @@ pub fn run(args: &ReplayArgs) -> Result<(), String> {
             .collect::<Vec<_>>()
             .join(" ")
     };
-    println!("  rewards by seat: {}", list(&replayed.rewards));
-    println!("  scores by seat:  {}", list(&replayed.scores));
+    outln!("  rewards by seat: {}", list(&replayed.rewards))?;
+    outln!("  scores by seat:  {}", list(&replayed.scores))?;
     if let Some(u) = &replayed.units {
-        println!("  units by seat:   {}", list(u));
+        outln!("  units by seat:   {}", list(u))?;
     }
-    println!(
+    outln!(
         "  A's score {} — replayed result equals the logged one",
         r.score_a
-    );
+    )?;
     if let Some(ply) = args.ply {
         rerun(args, r, ply, format)?;
     }
@@ -119,10 +125,11 @@ pub fn run(args: &ReplayArgs) -> Result<(), String> {
 }
 
 /// A board game's position, indented under the move list.
-fn print_picture(picture: Option<&str>) {
+fn print_picture(picture: Option<&str>) -> Result<(), String> {
     for line in picture.into_iter().flat_map(str::lines) {
-        println!("        {line}");
+        outln!("        {line}")?;
     }
+    Ok(())
 }
 
 /// The tree file's format from its name: `dot` or `json`.
@@ -150,10 +157,14 @@ fn rerun(
     format: Option<&str>,
 ) -> Result<(), String> {
     let rerun = rerun_decision(r, ply, args.depth)?;
-    println!(
+    outln!(
         "  move {ply}: seat {} re-run as {} for {} iterations: {} (logged {})",
-        rerun.seat, rerun.spec, rerun.iterations, rerun.rerun_move, rerun.logged_move
-    );
+        rerun.seat,
+        rerun.spec,
+        rerun.iterations,
+        rerun.rerun_move,
+        rerun.logged_move
+    )?;
     let why = if rerun.logged_parallel {
         "the match searched in parallel, so this re-run is not the logged search"
     } else {
@@ -162,7 +173,7 @@ fn rerun(
          explain it"
     };
     for (p, logged, again) in &rerun.diverged {
-        println!("  warning: at move {p} the re-run chose {again}, the log has {logged}: {why}");
+        outln!("  warning: at move {p} the re-run chose {again}, the log has {logged}: {why}")?;
     }
     if let (Some(path), Some(format)) = (&args.dump_tree, format) {
         let tree = rerun.tree.ok_or_else(|| {
@@ -180,11 +191,11 @@ fn rerun(
             _ => serde_json::to_string_pretty(&tree).expect("serialisable") + "\n",
         };
         super::output::write_text(path, &text)?;
-        println!(
+        outln!(
             "  tree written to {} (depth {})",
             path.display(),
             args.depth
-        );
+        )?;
     }
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! `cardsearch scale`: parallel scaling of a search agent — speed and strength per mode and
 //! thread count — written as a table, CSV, JSON and an SVG plot.
 
+use super::stdout::{out, outln};
 use std::path::PathBuf;
 
 use clap::Args;
@@ -163,14 +164,18 @@ pub fn run(args: &ScaleArgs) -> Result<(), String> {
     .map_err(|e| e.to_string())??;
     let handoff_after = handoff_latency_ns();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    println!(
+    outln!(
         "{} on {}, {} ms per move, {} speed positions, {} deals per strength match, {cores} cores",
-        plan.agent, plan.game, plan.time_ms, plan.positions, plan.deals
-    );
-    println!(
+        plan.agent,
+        plan.game,
+        plan.time_ms,
+        plan.positions,
+        plan.deals
+    )?;
+    outln!(
         "core-to-core hand-off: {handoff_before:.0} ns one way before the run, {handoff_after:.0} ns after"
-    );
-    print!("{}", to_table(&rows));
+    )?;
+    out!("{}", to_table(&rows))?;
     output::write_text(&csv, &to_csv(&rows))?;
     output::write_json(
         &json,
@@ -192,7 +197,7 @@ pub fn run(args: &ScaleArgs) -> Result<(), String> {
         plan.agent, plan.game, plan.time_ms
     );
     scaling_svg(&rows, &title, &svg)?;
-    println!("wrote {0}.csv, {0}.json, {0}.svg", args.out.display());
+    outln!("wrote {0}.csv, {0}.json, {0}.svg", args.out.display())?;
     Ok(())
 }
 

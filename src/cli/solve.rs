@@ -1,5 +1,6 @@
 //! `cardsearch solve`: every legal move's exact value in a position whose cards are all known.
 
+use super::stdout::outln;
 use std::time::Instant;
 
 use clap::Args;
@@ -204,14 +205,17 @@ pub fn solve(args: &SolveArgs) -> Result<Solved, String> {
 /// Runs `cardsearch solve`.
 pub fn run(args: &SolveArgs) -> Result<(), String> {
     let s = solve(args)?;
-    println!("deal: {}", s.deal);
+    outln!("deal: {}", s.deal)?;
     if !s.moves.is_empty() {
-        println!("moves: {}", s.moves.join(" "));
+        outln!("moves: {}", s.moves.join(" "))?;
     }
-    println!(
+    outln!(
         "seat {} to move, {} cards left; exact {} of each move for seat {}'s side:",
-        s.seat, s.cards_left, s.measure, s.seat
-    );
+        s.seat,
+        s.cards_left,
+        s.measure,
+        s.seat
+    )?;
     let best = s.values.first().map(|v| v.1);
     for (mv, value, reward) in &s.values {
         let outcome = match reward {
@@ -226,13 +230,13 @@ pub fn run(args: &SolveArgs) -> Result<(), String> {
         } else {
             format!("{value:+}")
         };
-        println!("  {mark} {mv:<8} {value:>5}  {outcome}");
+        outln!("  {mark} {mv:<8} {value:>5}  {outcome}")?;
     }
-    println!(
+    outln!(
         "{} nodes in {:.3} s ({:.0} nodes/s)",
         s.nodes,
         s.seconds,
         s.nodes as f64 / s.seconds.max(1e-9)
-    );
+    )?;
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! `cardsearch tournament`: every pairing of a list of agents, a crosstable and joint ratings.
 
+use super::stdout::{out, outln};
 use std::path::PathBuf;
 
 use clap::Args;
@@ -165,8 +166,8 @@ pub fn run(args: &TournamentArgs) -> Result<(), String> {
     // Which agents searched with their own budget, from their full specs, as `merge` reads them
     // from the logs: a budget that is an agent's own default (pentago-student's) counts too.
     let own: Vec<bool> = report.agents.iter().map(|a| names_own_budget(a)).collect();
-    println!("{lead}, {}, {tail}", budget_line(&budget, &own));
-    print!("{}", format_tournament(&report));
+    outln!("{lead}, {}, {tail}", budget_line(&budget, &own))?;
+    out!("{}", format_tournament(&report))?;
     write_outputs(
         &report,
         args.series.summary.as_deref(),

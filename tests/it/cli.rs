@@ -1026,3 +1026,52 @@ fn engines_in_play_decide_as_in_a_match_with_inference_and_tree_reuse() {
     );
     assert_eq!(moves_of(&play_log), in_match);
 }
+
+/// Standard output that cannot be written (a full disk) ends a command with one line and
+/// status 1, for the results of every listing and report and for `--help`, never a panic.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_standard_output_is_one_line_of_error_not_a_panic() {
+    for args in [
+        &["games"][..],
+        &["agents"],
+        &["--help"],
+        &["solve", "--game", "tricks"],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full opens");
+        let out = Command::new(env!("CARGO_BIN_EXE_cardsearch"))
+            .args(args)
+            .stdout(full)
+            .output()
+            .expect("binary runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("cannot write standard output"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+/// A reader that has closed its end of the pipe (`cardsearch agents | head -1`) ends the
+/// command quietly with status 141, as a process killed by SIGPIPE, never a panic.
+#[test]
+fn a_closed_pipe_on_standard_output_ends_quietly_with_status_141() {
+    for args in [&["agents"][..], &["--help"]] {
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        drop(reader);
+        let out = Command::new(env!("CARGO_BIN_EXE_cardsearch"))
+            .args(args)
+            .stdout(writer)
+            .output()
+            .expect("binary runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(141), "{args:?}: {stderr}");
+        assert!(stderr.is_empty(), "{args:?}: {stderr}");
+    }
+}
