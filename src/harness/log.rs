@@ -115,6 +115,16 @@ pub fn parse_record(text: &str) -> Result<GameRecord, String> {
     if let Some(m) = r.moves.iter().find(|m| m.seat >= n) {
         return Err(format!("a move by seat {} in a {n}-seat game", m.seat));
     }
+    // A's score is the rewards' by the seating: one that disagrees was edited, and a report
+    // folding it would be wrong (the rewards themselves are checked by replaying the game).
+    let from_rewards = super::runner::score_for_a(&r.seats, &r.rewards);
+    let agrees = (r.score_a - from_rewards).abs() <= 1e-9;
+    if !agrees {
+        return Err(format!(
+            "score_a {} does not follow from the rewards by seat, which give A {from_rewards}",
+            r.score_a
+        ));
+    }
     Ok(r)
 }
 

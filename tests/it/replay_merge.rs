@@ -306,12 +306,20 @@ fn replay_command_checks_the_result_and_rejects_corrupt_lines() {
     let mut record: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
     record["scores"][0] = serde_json::json!(99.0);
     std::fs::write(p("lie.jsonl"), record.to_string() + "\n").unwrap();
+    // A's score edited: the rewards still give the old one, which replay and merge must use
+    // or refuse, never report the edited one as the replayed result.
+    let mut record: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+    let score = record["score_a"].as_f64().unwrap();
+    record["score_a"] = serde_json::json!(if score == 1.0 { 0.0 } else { 1.0 });
+    std::fs::write(p("score.jsonl"), record.to_string() + "\n").unwrap();
     for (args, mention) in [
         (
             vec!["replay", &p("cut.jsonl"), "--game", "1"],
             "cut.jsonl line 2",
         ),
         (vec!["replay", &p("lie.jsonl")], "scores"),
+        (vec!["replay", &p("score.jsonl")], "score_a"),
+        (vec!["merge", &p("score.jsonl")], "score_a"),
         (vec!["replay", &p("g.jsonl"), "--game", "4"], "no game 4"),
     ] {
         let out = cardsearch(&args);
