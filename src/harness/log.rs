@@ -16,6 +16,47 @@ use crate::agents;
 use crate::games::{self, GameDef, GameVisitor};
 use crate::spec::Spec;
 
+/// The longest line a log may hold. A game's record is a few kilobytes (about 5 KB the longest
+/// seen: a Hearts game with every move's search logged); a longer line is not a record, and
+/// reading one whole could take every byte of memory (`/dev/zero` has no end of line).
+pub const MAX_LINE: usize = 1 << 20;
+
+/// The bytes of the log at `path`, refused at its first line longer than [`MAX_LINE`].
+fn read_bounded(path: &Path) -> Result<Vec<u8>, LogError> {
+    use std::io::{BufRead, Read};
+    let io = |message: String| LogError::Io {
+        path: path.to_path_buf(),
+        message,
+    };
+    let file = std::fs::File::open(path).map_err(|e| io(e.to_string()))?;
+    let mut reader = std::io::BufReader::new(file);
+    let mut bytes = Vec::new();
+    for line in 1.. {
+        let read = (&mut reader)
+            .take(MAX_LINE as u64 + 1)
+            .read_until(b'\n', &mut bytes)
+            .map_err(|e| io(e.to_string()))?;
+        if read == 0 {
+            break;
+        }
+        if read > MAX_LINE && bytes.last() != Some(&b'\n') {
+            return Err(io(format!(
+                "line {line} is longer than {} MiB: not a log of games",
+                MAX_LINE >> 20
+            )));
+        }
+    }
+    Ok(bytes)
+}
+
+/// The text of the log at `path`: [`read_bounded`]'s bytes, which must be UTF-8.
+fn read_text(path: &Path) -> Result<String, LogError> {
+    String::from_utf8(read_bounded(path)?).map_err(|_| LogError::Io {
+        path: path.to_path_buf(),
+        message: "not UTF-8 text: not a log of games".into(),
+    })
+}
+
 /// Where a record came from: file and 1-based line number, for error messages.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Origin {
@@ -131,10 +172,7 @@ pub fn parse_record(text: &str) -> Result<GameRecord, String> {
 /// Reads every record of a log. Blank lines are skipped; any other line that is not a record is
 /// an error naming its line.
 pub fn read_log(path: &Path) -> Result<Vec<Logged>, LogError> {
-    let text = std::fs::read_to_string(path).map_err(|e| LogError::Io {
-        path: path.to_path_buf(),
-        message: e.to_string(),
-    })?;
+    let text = read_text(path)?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
@@ -181,7 +219,7 @@ pub fn resume_log(path: &Path) -> Result<ResumedLog, LogError> {
             path: path.to_path_buf(),
             message: e.to_string(),
         })?;
-    let text = std::fs::read(path).map_err(io)?;
+    let text = read_bounded(path)?;
     // Everything up to the last newline is whole lines; anything after it was being written
     // when the run stopped.
     let whole = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
@@ -226,10 +264,7 @@ pub fn resume_log(path: &Path) -> Result<ResumedLog, LogError> {
 /// The game with 0-based index `index` among the non-blank lines of a log (so game `k` is line
 /// `k + 1` of a log written by `cardsearch match`). Only that line has to be a valid record.
 pub fn read_game(path: &Path, index: usize) -> Result<Logged, LogError> {
-    let text = std::fs::read_to_string(path).map_err(|e| LogError::Io {
-        path: path.to_path_buf(),
-        message: e.to_string(),
-    })?;
+    let text = read_text(path)?;
     let mut games = 0;
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {

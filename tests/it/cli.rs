@@ -1075,3 +1075,24 @@ fn a_closed_pipe_on_standard_output_ends_quietly_with_status_141() {
         assert!(stderr.is_empty(), "{args:?}: {stderr}");
     }
 }
+
+/// A file with a line far longer than any game's record (2 MiB, no end of line: what
+/// `/dev/zero` would give without end) is refused by every command that reads logs, at its
+/// first megabyte, not read whole.
+#[test]
+fn a_log_line_longer_than_a_mebibyte_is_refused_not_read_whole() {
+    let dir = scratch_dir("long-line");
+    let long = dir.join("long.jsonl");
+    std::fs::write(&long, vec![b'x'; 2 << 20]).unwrap();
+    let long = long.to_str().unwrap();
+    let out = format!("--out={long}");
+    for args in [
+        vec!["replay", long],
+        vec!["merge", long],
+        vec!["fit-model", "--game", "tricks", long],
+        [&["match", &out][..], &QUICK].concat(),
+    ] {
+        assert_clean_error(&args, "line 1 is longer than 1 MiB");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
