@@ -13,11 +13,9 @@ use std::time::Duration;
 
 use crossbeam::channel::RecvTimeoutError;
 
-use serde_json::Value;
-
 use crate::allocator::release_idle_memory;
 use crate::limits::MAX_LINE_BYTES;
-use crate::protocol::Engine;
+use crate::protocol::{Engine, asks_to_stop};
 
 /// How long the engine waits for a request before it gives freed memory back: longer than
 /// the pause between the requests of a program driving it, short beside a person's.
@@ -67,14 +65,6 @@ fn read_line(
     }
     let text = String::from_utf8_lossy(buf);
     Ok(Some(Line::Text(text.trim_end_matches('\r').to_string())))
-}
-
-/// True for a line asking to stop the search in progress (`stop`, or `quit`).
-fn asks_to_stop(line: &str) -> bool {
-    serde_json::from_str::<Value>(line)
-        .ok()
-        .and_then(|v| v.get("cmd").and_then(Value::as_str).map(str::to_owned))
-        .is_some_and(|cmd| cmd == "stop" || cmd == "quit")
 }
 
 /// Reads requests until `quit` or end of input, answering each with one line.
@@ -178,5 +168,8 @@ mod tests {
         assert!(asks_to_stop(r#"{"id":3,"cmd":"quit"}"#));
         assert!(!asks_to_stop(r#"{"cmd":"go"}"#));
         assert!(!asks_to_stop("stop"));
+        // Lines the engine refuses stop nothing.
+        assert!(!asks_to_stop(r#"{"cmd":"hello","cmd":"quit"}"#));
+        assert!(!asks_to_stop(r#"{"cmd":"stop","now":true}"#));
     }
 }

@@ -177,6 +177,16 @@ fn command_name(request: &Request) -> &'static str {
     }
 }
 
+/// True for a request line that [`Engine::handle`] would read as `stop` or `quit`: the engine's
+/// reader raises the stop signal on it as it arrives, before the search in progress ends. A
+/// line the engine will refuse (`{"cmd":"hello","cmd":"quit"}`) stops nothing.
+pub fn asks_to_stop(line: &str) -> bool {
+    matches!(
+        request::parse(line).1,
+        Ok(request::Request::Stop | request::Request::Quit)
+    )
+}
+
 fn reply(id: Option<Value>, cmd: &str, answer: Answer) -> Reply {
     let mut m = match answer {
         Ok(mut fields) => {

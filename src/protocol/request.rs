@@ -124,9 +124,10 @@ pub const SOLVE_NODE_LIMIT: u64 = 100_000_000;
 /// Reads one request line: the request and its `id` (copied into the reply). The error names
 /// what is wrong.
 pub fn parse(line: &str) -> (Option<Value>, Result<Request, String>) {
-    let mut map: Map<String, Value> = match serde_json::from_str::<Value>(line) {
-        Ok(Value::Object(m)) => m,
+    let mut map: Map<String, Value> = match serde_json::from_str::<Unrepeated>(line) {
+        Ok(Unrepeated(Value::Object(m))) => m,
         Ok(_) => return (None, Err("a request must be a JSON object".into())),
+        Err(e) if e.is_data() => return (None, Err(e.to_string())),
         Err(e) => return (None, Err(format!("not JSON: {e}"))),
     };
     let id = map.remove("id");
@@ -136,6 +137,67 @@ pub fn parse(line: &str) -> (Option<Value>, Result<Request, String>) {
         Some(_) => return (id, Err("'cmd' must be a string".into())),
     };
     (id, request(&cmd, map))
+}
+
+/// A JSON value read with every object's keys checked for repeats. serde_json's `Value` keeps
+/// the last of a repeated key, so `{"cmd":"hello","cmd":"quit"}` would quit and
+/// `{"cmd":"new","seed":1,"seed":2}` deal seed 2: a field given twice is as likely a mistake
+/// as a misspelt one, and is refused as one is.
+struct Unrepeated(Value);
+
+impl<'de> Deserialize<'de> for Unrepeated {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Unrepeated, D::Error> {
+        d.deserialize_any(UnrepeatedVisitor).map(Unrepeated)
+    }
+}
+
+/// Builds [`Unrepeated`]'s value as `Value`'s own visitor does, refusing a repeated key.
+struct UnrepeatedVisitor;
+
+impl<'de> serde::de::Visitor<'de> for UnrepeatedVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_bool<E>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
+    }
+    fn visit_i64<E>(self, n: i64) -> Result<Value, E> {
+        Ok(n.into())
+    }
+    fn visit_u64<E>(self, n: u64) -> Result<Value, E> {
+        Ok(n.into())
+    }
+    fn visit_f64<E>(self, x: f64) -> Result<Value, E> {
+        Ok(x.into())
+    }
+    fn visit_str<E>(self, s: &str) -> Result<Value, E> {
+        Ok(s.into())
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(Unrepeated(v)) = seq.next_element()? {
+            items.push(v);
+        }
+        Ok(Value::Array(items))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut fields = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let Unrepeated(v) = map.next_value()?;
+            if fields.insert(key.clone(), v).is_some() {
+                return Err(serde::de::Error::custom(format!(
+                    "field '{}' given twice",
+                    crate::limits::excerpt(&key)
+                )));
+            }
+        }
+        Ok(Value::Object(fields))
+    }
 }
 
 fn request(cmd: &str, fields: Map<String, Value>) -> Result<Request, String> {
@@ -179,6 +241,37 @@ fn read<T: serde::de::DeserializeOwned>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_field_given_twice_is_refused_by_name_at_any_depth() {
+        for (line, field) in [
+            (r#"{"cmd":"new","game":"tricks","seed":1,"seed":2}"#, "seed"),
+            (r#"{"cmd":"hello","cmd":"quit"}"#, "cmd"),
+            (r#"{"cmd":"go","id":1,"id":2}"#, "id"),
+            (
+                r#"{"cmd":"new","game":"tricks","view":{"seat":1,"seat":0,"deal":"?"}}"#,
+                "seat",
+            ),
+        ] {
+            let (_, r) = parse(line);
+            let e = r.unwrap_err();
+            assert!(
+                e.contains(&format!("field '{field}' given twice")),
+                "{line}: {e}"
+            );
+            assert!(!e.starts_with("not JSON"), "{line}: {e}");
+        }
+        // The same keys in different objects, and every kind of value, still read.
+        let (id, r) = parse(
+            r#"{"cmd":"new","game":"tricks","id":[null,true,-1,2.5,{"seat":0}],"view":{"seat":1,"deal":"?"}}"#,
+        );
+        assert!(r.is_ok(), "{r:?}");
+        assert_eq!(
+            id,
+            Some(serde_json::json!([null, true, -1, 2.5, {"seat": 0}]))
+        );
+        assert!(parse("{").1.unwrap_err().starts_with("not JSON"));
+    }
 
     #[test]
     fn requests_parse_and_ids_are_kept_apart() {
