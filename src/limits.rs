@@ -67,7 +67,9 @@ pub const MAX_AGENTS: usize = 64;
 /// Seconds of one `cardsearch profile` run (one day).
 pub const MAX_PROFILE_SECONDS: f64 = 86_400.0;
 
-/// Bytes of one protocol request line; longer lines are refused without being held whole.
+/// Bytes of one protocol request line or one line of a match log; longer lines are refused
+/// without being held whole. A game's record is a few kilobytes (about 5 KB the longest seen:
+/// a Hearts game with every move's search logged).
 pub const MAX_LINE_BYTES: usize = 1 << 20;
 
 /// Characters of a bad input line quoted back in an error.

@@ -14,14 +14,12 @@ use super::runner::{GameRecord, MatchReport};
 use super::seating::{self, Lineup, seatings};
 use crate::agents;
 use crate::games::{self, GameDef, GameVisitor};
+use crate::limits::MAX_LINE_BYTES;
 use crate::spec::Spec;
 
-/// The longest line a log may hold. A game's record is a few kilobytes (about 5 KB the longest
-/// seen: a Hearts game with every move's search logged); a longer line is not a record, and
-/// reading one whole could take every byte of memory (`/dev/zero` has no end of line).
-pub const MAX_LINE: usize = 1 << 20;
-
-/// The bytes of the log at `path`, refused at its first line longer than [`MAX_LINE`].
+/// The bytes of the log at `path`, refused at its first line longer than
+/// [`MAX_LINE_BYTES`]: a longer one is not a record, and reading it whole could take every byte
+/// of memory (`/dev/zero` has no end of line).
 fn read_bounded(path: &Path) -> Result<Vec<u8>, LogError> {
     use std::io::{BufRead, Read};
     let io = |message: String| LogError::Io {
@@ -33,16 +31,16 @@ fn read_bounded(path: &Path) -> Result<Vec<u8>, LogError> {
     let mut bytes = Vec::new();
     for line in 1.. {
         let read = (&mut reader)
-            .take(MAX_LINE as u64 + 1)
+            .take(MAX_LINE_BYTES as u64 + 1)
             .read_until(b'\n', &mut bytes)
             .map_err(|e| io(e.to_string()))?;
         if read == 0 {
             break;
         }
-        if read > MAX_LINE && bytes.last() != Some(&b'\n') {
+        if read > MAX_LINE_BYTES && bytes.last() != Some(&b'\n') {
             return Err(io(format!(
                 "line {line} is longer than {} MiB: not a log of games",
-                MAX_LINE >> 20
+                MAX_LINE_BYTES >> 20
             )));
         }
     }
