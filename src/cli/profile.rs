@@ -15,7 +15,7 @@ use crate::agents;
 use crate::game::{MoveSet, SeatHistories, rng_from_seed};
 use crate::games::{self, GameDef, GameVisitor};
 use crate::harness::runner::mix;
-use crate::search::Budget;
+use crate::search::{Budget, StopSignal};
 use crate::spec::Spec;
 
 /// Options of `cardsearch profile`.
@@ -33,7 +33,8 @@ pub struct ProfileArgs {
     /// Iterations per decision (searches run back to back from the positions of random games).
     #[arg(long, default_value_t = 10_000)]
     pub iterations: u64,
-    /// Sampling frequency in Hz.
+    /// Sampling frequency in Hz (at most 10,000: the profiler's timer counts whole
+    /// microseconds, and above a million a second it would never fire).
     #[arg(long, default_value_t = 997)]
     pub frequency: i32,
     /// Seed of the positions searched.
@@ -60,7 +61,8 @@ pub struct ProfileRun {
 pub struct SearchLoad<'a> {
     /// The agent spec.
     pub agent: &'a Spec,
-    /// Wall time to keep searching.
+    /// Wall time to keep searching: a decision still searching then is stopped, whatever its
+    /// budget (`--iterations`, or the agent spec's own).
     pub seconds: f64,
     /// Iterations per decision.
     pub iterations: u64,
@@ -74,9 +76,17 @@ impl GameVisitor for SearchLoad<'_> {
         // An agent per seat, as in a match: what one carries between its own decisions (a
         // kept subtree, n-gram statistics) is then profiled too.
         let mut seat_agents = Vec::new();
-        let budget = Budget::iterations(self.iterations);
         let start = Instant::now();
         let limit = Duration::from_secs_f64(self.seconds.max(0.0));
+        // The run ends at `limit` even inside a decision: a timer raises the searches' stop
+        // signal then, which ends any budget, the agent spec's own included.
+        let stop = StopSignal::new();
+        let timer = stop.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(limit);
+            timer.raise();
+        });
+        let budget = Budget::iterations(self.iterations).with_stop(stop);
         let mut run = ProfileRun {
             decisions: 0,
             iterations: 0,
@@ -119,6 +129,10 @@ impl GameVisitor for SearchLoad<'_> {
     }
 }
 
+/// The highest `--frequency`: a sample every 100 µs already costs the search a good share of
+/// its time, and pprof's timer, in whole microseconds, stops firing above a million a second.
+const MAX_FREQUENCY: i32 = 10_000;
+
 /// Runs `cardsearch profile`.
 pub fn run(args: &ProfileArgs) -> Result<(), String> {
     let max = crate::limits::MAX_PROFILE_SECONDS;
@@ -128,9 +142,10 @@ pub fn run(args: &ProfileArgs) -> Result<(), String> {
             args.seconds
         ));
     }
-    if args.iterations == 0 || args.frequency <= 0 {
-        return Err("--iterations and --frequency must be positive".to_string());
-    }
+    crate::limits::positive_at_most("iterations", args.iterations, crate::limits::MAX_ITERATIONS)
+        .map_err(|e| format!("--{e}"))?;
+    crate::limits::positive_at_most("frequency", args.frequency, MAX_FREQUENCY)
+        .map_err(|e| format!("--{e}"))?;
     let game: Spec = args
         .game
         .parse()
@@ -176,6 +191,15 @@ pub fn run(args: &ProfileArgs) -> Result<(), String> {
         .report()
         .build()
         .map_err(|e| format!("cannot build the profile: {e}"))?;
+    if report.data.is_empty() {
+        // The empty file created above is no flamegraph: remove it rather than leave it.
+        let _ = std::fs::remove_file(&args.out);
+        return Err(format!(
+            "the profiler took no samples in {:.3} s at {} Hz: raise --seconds or --frequency",
+            run.elapsed.as_secs_f64(),
+            args.frequency
+        ));
+    }
     report
         .flamegraph(file)
         .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;

@@ -635,6 +635,11 @@ fn every_number_has_a_ceiling_checked_before_any_work() {
     assert_clean_error(&["match", "--a", "ismcts:c=1e300"], "c=");
     assert_clean_error(&["profile", "--seconds", "1e300"], "seconds");
     assert_clean_error(&["profile", "--seconds", "NaN"], "seconds");
+    assert_clean_error(
+        &["profile", "--iterations", "18446744073709551615"],
+        "--iterations",
+    );
+    assert_clean_error(&["profile", "--frequency", "1000001"], "--frequency");
     assert_clean_error(&["scale", "--agent", "ismcts:bogus=1"], "bogus");
     assert_clean_error(&["scale", "--threads", "1,4000"], "threads");
     assert_clean_error(&["scale", "--modes", "root,sideways"], "sideways");
@@ -1094,5 +1099,78 @@ fn a_log_line_longer_than_a_mebibyte_is_refused_not_read_whole() {
     ] {
         assert_clean_error(&args, "line 1 is longer than 1 MiB");
     }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Runs the binary with `args`, killing it after `seconds`: `None` if it had not ended by then.
+fn output_within(args: &[&str], seconds: u64) -> Option<Output> {
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cardsearch"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+    while std::time::Instant::now() < deadline {
+        if child.try_wait().expect("waits").is_some() {
+            return Some(child.wait_with_output().expect("output"));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+/// `profile --seconds` ends the run inside a decision too, whatever budget the decision has:
+/// an agent spec's own budget of four billion iterations is stopped at a fifth of a second
+/// (the limit of 120 s only keeps a broken build from hanging the suite). A run too short for
+/// one sample is refused and leaves no empty flamegraph behind.
+#[test]
+fn profile_ends_at_its_seconds_whatever_the_budget_and_refuses_an_empty_profile() {
+    let dir = scratch_dir("profile-seconds");
+    let svg = dir.join("p.svg");
+    let svg = svg.to_str().unwrap();
+    let args = [
+        "profile",
+        "--game",
+        "tricks",
+        "--agent",
+        "ismcts:iterations=4000000000",
+        "--seconds",
+        "0.2",
+        "--out",
+        svg,
+    ];
+    let out = output_within(&args, 120).expect("profile ended within 120 s");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.starts_with("1 decisions"), "{stdout}");
+    std::fs::remove_file(svg).unwrap();
+    // One sample a second, and a run of a millisecond: no sample, so no flamegraph.
+    let out = output_within(
+        &[
+            "profile",
+            "--game",
+            "tricks",
+            "--seconds",
+            "0.001",
+            "--frequency",
+            "1",
+            "--out",
+            svg,
+        ],
+        120,
+    )
+    .expect("profile ended within 120 s");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("took no samples"), "{stderr}");
+    assert!(!std::path::Path::new(svg).exists());
     std::fs::remove_dir_all(&dir).ok();
 }
