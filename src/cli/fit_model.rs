@@ -22,7 +22,8 @@ mean log-likelihood under a uniform choice, the game's heuristic rule as inferen
 the fitted model. Games with a learned model: sueca, hearts, bisca."
 )]
 pub struct FitModelArgs {
-    /// The game (its name; the logs' own game specs are used to replay them).
+    /// The game, by its name alone: each log's own game spec, options included, replays its
+    /// games.
     #[arg(long)]
     pub game: String,
     /// Logs written by `cardsearch match --out` (or `tournament --out`) for that game.
@@ -34,7 +35,7 @@ pub struct FitModelArgs {
     /// L2 penalty per parameter (the objective is the mean log-likelihood minus l2·Σθ²).
     #[arg(long, default_value_t = FitSettings::default().l2)]
     pub l2: f64,
-    /// Full-batch gradient steps.
+    /// Full-batch gradient steps (at most 100,000).
     #[arg(long, default_value_t = FitSettings::default().steps)]
     pub steps: usize,
 }
@@ -44,10 +45,16 @@ pub fn run(args: &FitModelArgs) -> Result<(), String> {
     if !(args.l2 >= 0.0 && args.l2.is_finite()) {
         return Err(format!("--l2 {} must be 0 or more", args.l2));
     }
-    if args.steps == 0 {
-        return Err("--steps must be at least 1".into());
-    }
+    crate::limits::positive_at_most("steps", args.steps, MAX_STEPS)
+        .map_err(|e| format!("--{e}"))?;
     let spec: Spec = args.game.parse().map_err(|e: crate::spec::SpecError| e.0)?;
+    if !spec.options.is_empty() {
+        return Err(format!(
+            "--game {}: give the game's name alone; each log's own game spec, options \
+             included, replays its games",
+            args.game
+        ));
+    }
     let inputs: Vec<_> = args
         .logs
         .iter()
@@ -58,6 +65,7 @@ pub fn run(args: &FitModelArgs) -> Result<(), String> {
     for path in &args.logs {
         logged.extend(read_log(path).map_err(|e| e.to_string())?);
     }
+    refuse_repeated_games(&logged)?;
     games::dispatch(
         &spec,
         Fit {
@@ -68,6 +76,36 @@ pub fn run(args: &FitModelArgs) -> Result<(), String> {
     .map_err(|e| e.0)?
 }
 
+/// The most `--steps`: at 400 (the default) a fit to a thousand Hearts deals takes seconds,
+/// and a run of hours with no word of progress helps nobody.
+const MAX_STEPS: usize = 100_000;
+
+/// Refuses a game that appears twice among the logs (a log given twice, or a copy of one):
+/// counted twice it would weigh double, in the held-out moves too. Two games are the same
+/// when the same match (game, seed, agents, budget) logged the same deal and seating.
+fn refuse_repeated_games(logged: &[Logged]) -> Result<(), String> {
+    let mut seen = std::collections::HashMap::new();
+    for l in logged {
+        let r = &l.record;
+        let key = (
+            &r.game,
+            r.seed,
+            &r.agent_a,
+            &r.agent_b,
+            &r.budget,
+            r.deal_index,
+            r.seating_index,
+        );
+        if let Some(first) = seen.insert(key, &l.origin) {
+            return Err(format!(
+                "{} and {}: the same game (deal {} seating {}): was a log given twice?",
+                first, l.origin, r.deal_index, r.seating_index
+            ));
+        }
+    }
+    Ok(())
+}
+
 struct Fit<'a> {
     args: &'a FitModelArgs,
     logged: &'a [Logged],
@@ -76,7 +114,7 @@ struct Fit<'a> {
 impl GameVisitor for Fit<'_> {
     type Output = Result<(), String>;
 
-    fn visit<G: GameDef>(self, config: G::Config) -> Self::Output {
+    fn visit<G: GameDef>(self, _config: G::Config) -> Self::Output {
         let params = G::model_params();
         if params == 0 {
             return Err(format!("{} has no learned opponent model", G::NAME));
@@ -90,10 +128,15 @@ impl GameVisitor for Fit<'_> {
         let mut rule_log = (0.0, 0usize);
         for l in self.logged {
             let r = &l.record;
-            let game_name = r.game.split(':').next().unwrap_or("");
-            if game_name != G::NAME {
+            let logged_game: Spec = r
+                .game
+                .parse()
+                .map_err(|e: crate::spec::SpecError| format!("{}: {}", l.origin, e.0))?;
+            if logged_game.name != G::NAME {
                 return Err(format!("{}: a {} game, not {}", l.origin, r.game, G::NAME));
             }
+            // The log's own options (Hearts's passing, Bisca's exchange) replay its games.
+            let config = G::config(&logged_game).map_err(|e| format!("{}: {}", l.origin, e.0))?;
             let holdout = r.deal_index % 5 == 0;
             let mut state = G::from_deal(&config, &r.deal)
                 .map_err(|e| format!("{}: the logged deal: {e}", l.origin))?;

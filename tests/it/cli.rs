@@ -1174,3 +1174,53 @@ fn profile_ends_at_its_seconds_whatever_the_budget_and_refuses_an_empty_profile(
     assert!(!std::path::Path::new(svg).exists());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `fit-model` replays each log by the log's own game spec: Hearts logs passing left replay
+/// (they failed at the first pass under plain `hearts` rules). `--game` takes the name alone,
+/// a log given twice is refused (its games would weigh double), and `--steps` has a ceiling.
+#[test]
+fn fit_model_replays_by_the_logs_own_game_spec_and_refuses_a_repeated_log() {
+    let dir = scratch_dir("fit-model-spec");
+    let log = dir.join("hearts-left.jsonl");
+    let log = log.to_str().unwrap();
+    let played = cardsearch(&[
+        "match",
+        "--game",
+        "hearts:pass=left",
+        "--a",
+        "random",
+        "--b",
+        "random",
+        "--deals",
+        "5",
+        "--quiet",
+        "--out",
+        log,
+    ]);
+    assert!(
+        played.status.success(),
+        "{}",
+        String::from_utf8_lossy(&played.stderr)
+    );
+    let fitted = cardsearch(&["fit-model", "--game", "hearts", "--steps", "20", log]);
+    let stdout = String::from_utf8_lossy(&fitted.stdout);
+    assert!(
+        fitted.status.success(),
+        "{}",
+        String::from_utf8_lossy(&fitted.stderr)
+    );
+    assert!(stdout.contains("held out"), "{stdout}");
+    assert_clean_error(
+        &["fit-model", "--game", "hearts:pass=left", log],
+        "give the game's name alone",
+    );
+    assert_clean_error(
+        &["fit-model", "--game", "hearts", "--steps", "20", log, log],
+        "was a log given twice",
+    );
+    assert_clean_error(
+        &["fit-model", "--game", "hearts", "--steps", "100001", log],
+        "--steps",
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
