@@ -34,7 +34,7 @@ pub struct CurveArgs {
     /// Game spec.
     #[arg(long, default_value = "sueca")]
     pub game: String,
-    /// The agent whose curve this is (its budget is set per rung).
+    /// The agent whose curve this is, without a budget (each rung sets it).
     #[arg(long, default_value = "ismcts")]
     pub agent: String,
     /// The fixed opponent.
@@ -191,9 +191,16 @@ pub fn run(args: &CurveArgs) -> Result<(), String> {
         limits::MAX_ITERATIONS,
     )
     .map_err(|e| format!("--{e}"))?;
+    let agent = spec(&args.agent)?;
+    super::refuse_set_options(
+        "--agent",
+        &agent,
+        &["iterations", "time_ms"],
+        "curve sets each rung's budget by --iterations or --time-ms",
+    )?;
     let plan = CurvePlan {
         game: spec(&args.game)?,
-        agent: spec(&args.agent)?,
+        agent,
         reference,
         reference_budget: crate::search::Budget::iterations(args.reference_iterations),
         rungs,

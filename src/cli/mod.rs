@@ -85,6 +85,21 @@ pub fn interrupt_signal() -> crate::search::StopSignal {
         .clone()
 }
 
+/// Refuses an option of `spec` (given as `flag`) that the command sets itself (`keys`): kept,
+/// it would be replaced, or would replace the command's setting, without a word. `why` says
+/// what sets it.
+pub(crate) fn refuse_set_options(
+    flag: &str,
+    spec: &crate::spec::Spec,
+    keys: &[&str],
+    why: &str,
+) -> Result<(), String> {
+    match keys.iter().find(|k| spec.has(k)) {
+        Some(key) => Err(format!("{flag} {spec}: drop {key}= ({why})")),
+        None => Ok(()),
+    }
+}
+
 /// Clap's error as one line: its first line, and where that line ends in a colon (as "the
 /// following required arguments were not provided:" does), the indented lines it introduces.
 fn one_line(clap_error: &str) -> String {

@@ -27,8 +27,9 @@ pub struct ScaleArgs {
     /// Game spec.
     #[arg(long, default_value = "sueca")]
     pub game: String,
-    /// Base agent spec (parallel and threads are set per row; virtual_loss, root_batch and
-    /// nast_tables are left out of the rows whose mode does not take them).
+    /// Base agent spec, without a budget, parallel mode or thread count (the rows set them;
+    /// virtual_loss, root_batch and nast_tables are left out of the rows whose mode does not
+    /// take them).
     #[arg(long, default_value = "ismcts")]
     pub agent: String,
     /// Comma-separated parallel modes.
@@ -136,9 +137,17 @@ pub fn run(args: &ScaleArgs) -> Result<(), String> {
             limits::MAX_DEALS
         ));
     }
+    let agent = spec(&args.agent)?;
+    super::refuse_set_options(
+        "--agent",
+        &agent,
+        &["iterations", "time_ms", "parallel", "threads"],
+        "scale sets each row's budget by --time-ms, its mode by --modes and its threads by \
+         --threads",
+    )?;
     let plan = ScalePlan {
         game: spec(&args.game)?,
-        agent: spec(&args.agent)?,
+        agent,
         modes: parse_list(&args.modes, "modes")?,
         threads,
         time_ms: args.time_ms,

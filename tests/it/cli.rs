@@ -641,6 +641,26 @@ fn every_number_has_a_ceiling_checked_before_any_work() {
     );
     assert_clean_error(&["profile", "--frequency", "1000001"], "--frequency");
     assert_clean_error(&["scale", "--agent", "ismcts:bogus=1"], "bogus");
+    // Options the command sets itself are refused, not replaced (or obeyed) without a word.
+    for (args, key) in [
+        (
+            ["scale", "--agent", "ismcts:iterations=500"],
+            "drop iterations=",
+        ),
+        (["scale", "--agent", "ismcts:time_ms=500"], "drop time_ms="),
+        (
+            ["scale", "--agent", "ismcts:parallel=tree,threads=2"],
+            "drop parallel=",
+        ),
+        (["scale", "--agent", "ismcts:threads=2"], "drop threads="),
+        (["curve", "--agent", "ismcts:time_ms=5"], "drop time_ms="),
+        (
+            ["curve", "--agent", "ismcts:iterations=5"],
+            "drop iterations=",
+        ),
+    ] {
+        assert_clean_error(&args, key);
+    }
     assert_clean_error(&["scale", "--threads", "1,4000"], "threads");
     assert_clean_error(&["scale", "--modes", "root,sideways"], "sideways");
 }
