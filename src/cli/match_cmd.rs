@@ -105,11 +105,14 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         cfg.budget.describe(),
     );
     let game = cfg.game.clone();
+    let shard = cfg
+        .shard
+        .map_or(String::new(), |(i, n)| format!(", shard {i}/{n}"));
     let report =
         games::dispatch(&game, MatchVisitor { args, cfg }).map_err(|e| e.to_string())??;
     let own = [&report.a.spec, &report.b.spec].map(|full| names_own_budget(full));
     let budget = budget_line(&match_budget, &own);
-    outln!("{game}: A = {a} vs B = {b}, {deals} deals, {budget}, seed {seed}")?;
+    outln!("{game}: A = {a} vs B = {b}, {deals} deals, {budget}, seed {seed}{shard}")?;
     out!("{}", format_report(&report))?;
     args.series.write_summary(&report)
 }

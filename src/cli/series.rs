@@ -92,12 +92,22 @@ impl SeriesArgs {
         let flag = |e: String| format!("--{e}");
         positive_at_most("deals", deals, limits::MAX_DEALS).map_err(flag)?;
         positive_at_most("jobs", self.jobs, limits::MAX_JOBS).map_err(flag)?;
+        let shard = self.shard.as_deref().map(parse_shard).transpose()?;
+        if let Some((index, count)) = shard.filter(|&(index, _)| index >= deals) {
+            // Shard I plays deals I, I + N, …: past the last deal it would play none and
+            // report an empty match as a level one.
+            return Err(format!(
+                "--shard {index}/{count}: shard {index} would play deals {index}, {}, … but \
+                 --deals is {deals}: give more deals or fewer shards",
+                index + count
+            ));
+        }
         Ok(Series {
             game: self.game.parse::<Spec>().map_err(|e| e.to_string())?,
             budget: self.budget.budget()?,
             jobs: self.jobs,
             lineup: self.lineup.parse()?,
-            shard: self.shard.as_deref().map(parse_shard).transpose()?,
+            shard,
         })
     }
 

@@ -184,7 +184,15 @@ pub fn write_outputs(
     if let Some(p) = summary {
         write_json(p, report)?;
     }
-    if let (Some(p), Some(ratings)) = (plot, &report.ratings) {
+    if let Some(p) = plot {
+        // Asked for, a plot that cannot be drawn is an error, not a file quietly missing.
+        let ratings = report.ratings.as_ref().ok_or_else(|| {
+            format!(
+                "--plot {}: no ratings to plot: some agent is not connected to the anchor by \
+                 games played",
+                p.display()
+            )
+        })?;
         let title = format!("{}: Elo, 95% intervals", report.game);
         ratings_svg(ratings, &title, p)?;
     }

@@ -315,6 +315,23 @@ fn bad_input_is_a_one_line_error() {
         &["match", "--shard", "0/0"],
         "shard count must be at least 1",
     );
+    // A shard past the last deal would play nothing and report a level match.
+    assert_clean_error(
+        &["match", "--deals", "2", "--shard", "5/10"],
+        "shard 5 would play deals 5, 15, … but --deals is 2",
+    );
+    assert_clean_error(
+        &[
+            "tournament",
+            "--agents",
+            "random,pimc",
+            "--deals",
+            "1",
+            "--shard",
+            "3/4",
+        ],
+        "shard 3 would play deals 3, 7, … but --deals is 1",
+    );
     // An option the game would ignore in silence is an error, before any game is played.
     assert_clean_error(
         &[
