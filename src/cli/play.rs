@@ -51,8 +51,7 @@ pub struct PlayArgs {
     pub out: Option<PathBuf>,
 }
 
-/// The name a human seat has in logs.
-pub const HUMAN: &str = "human";
+pub use crate::harness::runner::HUMAN;
 
 /// Runs `cardsearch play` on stdin and stdout.
 pub fn run(args: &PlayArgs) -> Result<(), String> {

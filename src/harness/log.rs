@@ -738,6 +738,13 @@ impl GameVisitor for RerunVisitor<'_> {
         use crate::search::Budget;
         let r = self.record;
         let seat = r.moves[self.ply].seat;
+        if r.spec_of(seat) == super::runner::HUMAN {
+            return Err(format!(
+                "move {} was a person's (seat {seat}, `cardsearch play`): there is no search \
+                 to re-run",
+                self.ply
+            ));
+        }
         let logged: Spec = r
             .spec_of(seat)
             .parse()

@@ -41,6 +41,10 @@ pub struct MoveRecord {
     pub endgame_cut: bool,
 }
 
+/// The agent a person's seat names in logs (`cardsearch play`): it never searched, so
+/// `replay --move` has nothing to re-run there.
+pub const HUMAN: &str = "human";
+
 /// One finished game: everything needed to replay it or to recompute the match statistics.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {

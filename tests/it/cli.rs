@@ -897,6 +897,31 @@ fn a_person_plays_a_game_through_stdin_and_it_replays() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // An engine's decision re-runs; the person's has no search to re-run, and says so.
+    let record: serde_json::Value = serde_json::from_str(
+        std::fs::read_to_string(&log)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    let first_by = |seat: u64| {
+        let moves = record["moves"].as_array().unwrap();
+        let ply = moves.iter().position(|m| m["seat"] == seat).unwrap();
+        ply.to_string()
+    };
+    let (engine_ply, person_ply) = (first_by(0), first_by(1));
+    let out = cardsearch(&["replay", log.to_str().unwrap(), "--move", &engine_ply]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_clean_error(
+        &["replay", log.to_str().unwrap(), "--move", &person_ply],
+        &format!("move {person_ply} was a person's (seat 1"),
+    );
     // Closing the input abandons the game cleanly.
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_cardsearch"))
         .args(["play", "--game", "tricks", "--opponents", "random"])
