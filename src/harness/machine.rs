@@ -20,7 +20,10 @@ const SPINS_BEFORE_YIELD: u32 = 1 << 14;
 /// round trips each: one thread writes a counter, the other waits to see it and answers.
 ///
 /// The operating system picks the cores; on an idle machine with at least two cores they are
-/// two different ones. Takes about `trials × rounds × 2 ×` the hand-off time.
+/// two different ones. Takes about `trials × rounds × 2 ×` the hand-off time, and at most
+/// about `trials ×` [`TRIAL_TIME`]: on a machine whose cores are all busy with other work each
+/// hand-off can wait out a time slice, and a trial then stops early, its time divided by the
+/// hand-offs made.
 pub fn handoff_latency(trials: usize, rounds: u64) -> Duration {
     let mut samples: Vec<Duration> = (0..trials.max(1))
         .map(|_| one_trial(rounds.max(1)))
@@ -34,30 +37,56 @@ pub fn quick_handoff_latency() -> Duration {
     handoff_latency(5, 20_000)
 }
 
+/// The longest one trial runs before it stops early: 20,000 round trips take a few
+/// milliseconds on an idle machine, and took over 30 s of `scale` beside a match that kept
+/// both of a 2-core machine's cores busy.
+pub const TRIAL_TIME: Duration = Duration::from_millis(250);
+
+/// The counter value that tells the echo thread a trial stopped early.
+const STOP: u64 = u64::MAX;
+
+/// Round trips between clock reads in a trial: a clock read costs about one hand-off.
+const ROUNDS_PER_CLOCK: u64 = 256;
+
 fn one_trial(rounds: u64) -> Duration {
     let counter = Arc::new(AtomicU64::new(0));
     let echo = {
         let counter = Arc::clone(&counter);
         std::thread::spawn(move || {
             for i in 0..rounds {
-                wait_for(&counter, 2 * i + 1);
+                if !wait_for(&counter, 2 * i + 1) {
+                    return;
+                }
                 counter.store(2 * i + 2, Release);
             }
         })
     };
     let start = Instant::now();
-    for i in 0..rounds {
-        counter.store(2 * i + 1, Release);
-        wait_for(&counter, 2 * i + 2);
+    let mut done = 0;
+    while done < rounds {
+        if done % ROUNDS_PER_CLOCK == 0 && done > 0 && start.elapsed() > TRIAL_TIME {
+            break;
+        }
+        counter.store(2 * done + 1, Release);
+        wait_for(&counter, 2 * done + 2);
+        done += 1;
     }
     let elapsed = start.elapsed();
+    // The echo thread waits for the next round, or has finished the last.
+    counter.store(STOP, Release);
     echo.join().expect("the echo thread only spins and stores");
-    elapsed / (2 * rounds) as u32
+    elapsed.div_f64((2 * done) as f64)
 }
 
-fn wait_for(counter: &AtomicU64, value: u64) {
+/// Waits until `counter` holds `value` (true) or [`STOP`] (false).
+fn wait_for(counter: &AtomicU64, value: u64) -> bool {
     let mut spins = 0u32;
-    while counter.load(Acquire) != value {
+    loop {
+        match counter.load(Acquire) {
+            v if v == value => return true,
+            STOP => return false,
+            _ => {}
+        }
         spins += 1;
         if spins == SPINS_BEFORE_YIELD {
             spins = 0;
@@ -111,6 +140,18 @@ mod tests {
         // Only that the two threads complete the protocol and the result is positive; the
         // value itself depends on the machine and is not asserted.
         let t = handoff_latency(3, 200);
+        assert!(t > Duration::ZERO);
+    }
+
+    #[test]
+    fn a_trial_too_long_for_its_time_stops_early_with_a_positive_time() {
+        // 2^62 round trips would take centuries: the trial must stop after about TRIAL_TIME.
+        // The minute allowed here is a bound on hanging, not a measure of speed.
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || tx.send(handoff_latency(1, 1 << 62)));
+        let t = rx
+            .recv_timeout(Duration::from_secs(60))
+            .expect("the trial stopped early");
         assert!(t > Duration::ZERO);
     }
 
