@@ -19,7 +19,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use cardsearch::agents;
 use cardsearch::game::rng_from_seed;
 use cardsearch::games::{self, GameDef, GameVisitor};
-use cardsearch::{Budget, Spec, View};
+use cardsearch::{Budget, Spec};
 
 use positions::bench_positions;
 
@@ -98,7 +98,7 @@ impl GameVisitor for Bench<'_> {
                 group.bench_function(id, |b| {
                     b.iter(|| {
                         agent.choose(
-                            View::new(state, seat, &[]),
+                            agents::view_for(agent.as_ref(), state, seat, &[]),
                             Budget::iterations(ITERATIONS),
                             &mut rng,
                         )

@@ -805,9 +805,10 @@ pub fn check_mover(to_move: Option<Seat>, seat: Seat) -> Result<(), DealError> {
 /// What an agent may look at: the game as one seat knows it.
 ///
 /// A `View` holds that seat's [`InfoSet`]: its legal moves, its samplers and everything an
-/// agent reads come from there. A harness that holds the true state may also lend it, for
-/// cheating baselines only, through [`View::true_state_cheating`]; a view built from an
-/// information set alone (the engine's view mode) has no true state at all.
+/// agent reads come from there. Only a view made by [`View::lending_truth`] also holds the
+/// true state, for cheating baselines ([`crate::agents::view_for`] makes one for an agent that
+/// says it cheats, and only for it), through [`View::true_state_cheating`]; every other view
+/// has no true state at all, so an honest agent cannot reach a hidden card even by mistake.
 ///
 /// ```compile_fail
 /// # use cardsearch::{View, games::Tricks, Rng};
@@ -855,24 +856,39 @@ impl<M: Copy> SeatHistories<M> {
         &self.seats[seat]
     }
 
-    /// `seat`'s view of `state`, with its record.
+    /// `seat`'s view of `state`, with its record; no true state lent (see
+    /// [`crate::agents::view_for`] for a harness whose agent may be a cheating baseline).
     pub fn view<'a, G: HiddenInfo<Move = M>>(&'a self, state: &'a G, seat: Seat) -> View<'a, G> {
         View::new(state, seat, self.of(seat))
     }
 }
 
 impl<'a, G: HiddenInfo> View<'a, G> {
-    /// `observer`'s view of `state`, with the true state lent for cheating baselines, and
-    /// `history`: the moves of the game so far, in order, as the observer saw them (a harness
-    /// keeps one such record per seat, [`SeatHistories`]). Inference, tree reuse and
-    /// `nast_decay` read it; the information set does not keep the order of the plays. Pass
-    /// `&[]` only where there is no record to give (a position set up from a deal string, or
-    /// made by random plies in a test): those agents then act as at a fresh position.
+    /// `observer`'s view of `state`: its information set and `history`, the moves of the game
+    /// so far, in order, as the observer saw them (a harness keeps one such record per seat,
+    /// [`SeatHistories`]). Inference, tree reuse and `nast_decay` read it; the information set
+    /// does not keep the order of the plays. Pass `&[]` only where there is no record to give
+    /// (a position set up from a deal string, or made by random plies in a test): those agents
+    /// then act as at a fresh position. The true state is not lent: see
+    /// [`View::lending_truth`].
     pub fn new(state: &'a G, observer: Seat, history: &'a [Seen<G::Move>]) -> View<'a, G> {
         View {
             info: state.info_set(observer),
-            truth: Some(state),
+            truth: None,
             history,
+        }
+    }
+
+    /// [`View::new`] with the true state lent, hidden cards included, for a cheating baseline
+    /// ([`crate::agents::view_for`] calls it for an agent that says it cheats, and only then).
+    pub fn lending_truth(
+        state: &'a G,
+        observer: Seat,
+        history: &'a [Seen<G::Move>],
+    ) -> View<'a, G> {
+        View {
+            truth: Some(state),
+            ..View::new(state, observer, history)
         }
     }
 
@@ -932,8 +948,9 @@ impl<'a, G: HiddenInfo> View<'a, G> {
         Ok(self.info.sampler()?.sample(rng))
     }
 
-    /// The true state, hidden cards included, when the harness lent it. Only cheating
-    /// baselines may call this, and every agent that does reports itself as cheating.
+    /// The true state, hidden cards included, when the view was made by
+    /// [`View::lending_truth`]. Only cheating baselines call this, and every agent that does
+    /// reports itself as cheating, so harnesses lend it to them alone.
     pub fn true_state_cheating(&self) -> Option<&'a G> {
         self.truth
     }

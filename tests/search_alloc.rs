@@ -100,12 +100,9 @@ impl GameVisitor for Check {
             let mut agent = agents::build::<G>(&spec.parse::<Spec>().unwrap()).unwrap();
             let mut count = |iterations: u64| {
                 let before = ALLOCATIONS.load(Relaxed);
+                let view = agents::view_for(agent.as_ref(), &state, seat, &[]);
                 let d = agent
-                    .choose(
-                        View::new(&state, seat, &[]),
-                        Budget::iterations(iterations),
-                        &mut rng_from_seed(1),
-                    )
+                    .choose(view, Budget::iterations(iterations), &mut rng_from_seed(1))
                     .unwrap();
                 assert_eq!(d.iterations, iterations);
                 ALLOCATIONS.load(Relaxed) - before

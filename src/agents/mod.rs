@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use crate::game::{DealError, HiddenInfo, Rng, View};
+use crate::game::{DealError, HiddenInfo, Rng, Seat, Seen, View};
 use crate::search::{Algorithm, Budget};
 
 pub use crate::search::ChildStat;
@@ -69,6 +69,23 @@ pub enum AgentError {
     /// The search could not get what it needs (memory for its tree).
     #[error("{0}")]
     Resources(String),
+}
+
+/// `seat`'s view of `state` for `agent`, with its record `history`: the true state is lent
+/// ([`View::lending_truth`]) only to an agent that reads it and says so, a cheating baseline
+/// ([`Agent::is_cheating`]); every other agent's view holds the seat's information set alone.
+/// Every harness that holds the true state builds its agents' views here.
+pub fn view_for<'a, G: HiddenInfo>(
+    agent: &dyn Agent<G>,
+    state: &'a G,
+    seat: Seat,
+    history: &'a [Seen<G::Move>],
+) -> View<'a, G> {
+    if agent.is_cheating() {
+        View::lending_truth(state, seat, history)
+    } else {
+        View::new(state, seat, history)
+    }
 }
 
 /// A player. `choose` is called only when the view's observer is to move.
@@ -177,4 +194,31 @@ pub fn build<G: HiddenInfo>(spec: &Spec) -> Result<Box<dyn Agent<G>>, SpecError>
     };
     spec.finish()?;
     Ok(agent)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Game, rng_from_seed};
+    use crate::games::{GameDef, Tricks};
+
+    /// Only a cheating baseline's view holds the true state: an honest agent's has none to
+    /// reach, and neither has a plain `View::new`.
+    #[test]
+    fn the_true_state_is_lent_to_cheating_baselines_only() {
+        let state = Tricks::new_game(&Default::default(), &mut rng_from_seed(3));
+        let seat = state.current_seat();
+        for (spec, lent) in [("ismcts", false), ("pimc", false), ("uct", true)] {
+            let agent = build::<Tricks>(&spec.parse().unwrap()).unwrap();
+            assert_eq!(agent.is_cheating(), lent, "{spec}");
+            let view = view_for(agent.as_ref(), &state, seat, &[]);
+            assert_eq!(view.true_state_cheating().is_some(), lent, "{spec}");
+        }
+        assert!(View::new(&state, seat, &[]).true_state_cheating().is_none());
+        assert!(
+            View::lending_truth(&state, seat, &[])
+                .true_state_cheating()
+                .is_some()
+        );
+    }
 }

@@ -168,9 +168,14 @@ impl Table<'_> {
             .split_whitespace()
             .filter(|t| t.contains('='))
             .collect();
+        let cheating = if adviser.is_cheating() {
+            " (CHEATING: they see your cards and each other's)"
+        } else {
+            ""
+        };
         writeln!(
             self.out,
-            "{}: you are seat {me} of {n}; the others are {}. Type `help` for help.",
+            "{}: you are seat {me} of {n}; the others are {}{cheating}. Type `help` for help.",
             self.game, self.opponents
         )?;
         if !header.is_empty() {
@@ -188,12 +193,10 @@ impl Table<'_> {
                 let agent = engines[seat]
                     .as_mut()
                     .expect("an engine in every other seat");
+                let view =
+                    crate::agents::view_for(agent.as_ref(), &state, seat, histories.of(seat));
                 let d = agent
-                    .choose(
-                        histories.view(&state, seat),
-                        self.budget.clone(),
-                        &mut rngs[seat],
-                    )
+                    .choose(view, self.budget.clone(), &mut rngs[seat])
                     .map_err(|e| Stop::Fail(format!("agent in seat {seat}: {e}")))?;
                 agent.release_idle();
                 (d.mv, d.iterations, d.nodes, d.tree_full, d.endgame_cut)
@@ -327,9 +330,19 @@ impl Table<'_> {
                 )?,
                 "hint" => {
                     let me = state.current_seat();
-                    let d = adviser
-                        .choose(View::new(state, me, history), self.budget.clone(), rng)
-                        .map_err(|e| Stop::Fail(format!("hint: {e}")))?;
+                    // The person's own view, never the true state: a cheating baseline
+                    // (`uct`) cannot advise, and says so; the game goes on.
+                    let d = match adviser.choose(
+                        View::new(state, me, history),
+                        self.budget.clone(),
+                        rng,
+                    ) {
+                        Ok(d) => d,
+                        Err(e) => {
+                            writeln!(self.out, "no hint: {e}")?;
+                            continue;
+                        }
+                    };
                     adviser.release_idle();
                     if d.children.is_empty() {
                         writeln!(self.out, "hint: {} (the agent does not search)", d.mv)?;

@@ -107,7 +107,12 @@ impl GameVisitor for SearchLoad<'_> {
                 let seat = state.current_seat();
                 let moves = state.legal_moves();
                 let mv = if moves.len() > 1 {
-                    let view = histories.view(&state, seat);
+                    let view = agents::view_for(
+                        seat_agents[seat].as_ref(),
+                        &state,
+                        seat,
+                        histories.of(seat),
+                    );
                     let d = seat_agents[seat]
                         .choose(view, budget.clone(), &mut rng)
                         .map_err(|e| e.to_string())?;

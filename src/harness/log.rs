@@ -767,8 +767,9 @@ impl GameVisitor for RerunVisitor<'_> {
                 // Exactly the logged count, zero included: a search that ran out of time before
                 // its first iteration picked a random move, and so does this one.
                 let budget = Budget::iterations(m.iterations);
+                let view = agents::view_for(agent.as_ref(), &state, seat, histories.of(seat));
                 let d = agent
-                    .choose(histories.view(&state, seat), budget, &mut rng)
+                    .choose(view, budget, &mut rng)
                     .map_err(|e| e.to_string())?;
                 let rerun_move = d.mv.to_string();
                 if rerun_move != m.mv {

@@ -394,8 +394,9 @@ pub fn play_game<G: GameDef>(
         }
         let seat = state.current_seat();
         let start = Instant::now();
+        let view = agents::view_for(agents[seat].as_ref(), &state, seat, seen.of(seat));
         let d = agents[seat]
-            .choose(seen.view(&state, seat), budget.clone(), &mut rngs[seat])
+            .choose(view, budget.clone(), &mut rngs[seat])
             .map_err(|e| format!("agent {} in seat {seat}: {e}", agents[seat].spec()))?;
         let micros = start.elapsed().as_micros() as u64;
         if !state.legal_moves().contains(d.mv) {

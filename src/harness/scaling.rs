@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::runner::{MatchConfig, mix, run_match};
 use super::seating::Lineup;
 use crate::agents;
-use crate::game::{MoveSet, SeatHistories, Seen, View, rng_from_seed};
+use crate::game::{MoveSet, SeatHistories, Seen, rng_from_seed};
 use crate::games::GameDef;
 use crate::search::{Budget, Parallel};
 use crate::spec::Spec;
@@ -159,7 +159,7 @@ pub fn measure_speeds<G: GameDef>(
         for turn in 0..n {
             let (agent, rng, iterations, elapsed) = &mut searchers[(k + turn) % n];
             let start = Instant::now();
-            let view = View::new(p, p.current_seat(), history);
+            let view = crate::agents::view_for(agent.as_ref(), p, p.current_seat(), history);
             let d = agent
                 .choose(view, Budget::millis(time_ms), rng)
                 .map_err(|e| e.to_string())?;

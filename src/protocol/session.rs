@@ -434,7 +434,7 @@ impl<G: GameDef> Session for GameSession<G> {
             .map(|&(s, mv, saw)| (s, mv.filter(|_| saw >> seat & 1 == 1)))
             .collect();
         let view = match &self.table {
-            Table::Full(state) => View::new(state, seat, &history),
+            Table::Full(state) => agents::view_for(agent.as_ref(), state, seat, &history),
             Table::View(info) => View::from_info_set(info.clone(), &history),
         };
         let decided = agent.choose(view, budget, &mut rng_from_seed(seed));

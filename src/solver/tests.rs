@@ -611,8 +611,9 @@ fn endgame_agents_play_whole_games_and_reject_games_without_a_solver() {
         let mut cut = Vec::new();
         while !g.is_terminal() {
             let seat = g.current_seat();
+            let view = agents::view_for(agent.as_ref(), &g, seat, &[]);
             let d = agent
-                .choose(View::new(&g, seat, &[]), Budget::iterations(200), &mut rng)
+                .choose(view, Budget::iterations(200), &mut rng)
                 .unwrap();
             assert!(g.legal_moves().contains(d.mv));
             if g.legal_moves().len() > 1 {

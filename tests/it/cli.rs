@@ -1286,3 +1286,48 @@ fn fit_model_replays_by_the_logs_own_game_spec_and_refuses_a_repeated_log() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A person playing against cheating baselines (`uct` reads the hidden cards) is told so, and
+/// gets no hint from them: a hint is searched from the person's own view, which holds no hidden
+/// card, so `uct` says it cannot advise and the game goes on (it used to hint from the true
+/// deal).
+#[test]
+fn play_against_a_cheating_baseline_is_labelled_and_gives_no_hint_from_hidden_cards() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cardsearch"))
+        .args([
+            "play",
+            "--game",
+            "tricks",
+            "--seed",
+            "4",
+            "--opponents",
+            "uct",
+        ])
+        .args(["--iterations", "200"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"hint\nquit\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("the others are uct (CHEATING"), "{stdout}");
+    assert!(
+        stdout.contains("no hint: agent uct:") && stdout.contains("reads hidden cards"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("visits"), "{stdout}");
+}

@@ -42,12 +42,9 @@ impl GameVisitor for EverySpec {
         }
         for spec in SPECS {
             let mut agent = agents::build::<G>(&spec.parse::<Spec>().unwrap()).unwrap();
+            let view = agents::view_for(agent.as_ref(), &state, state.current_seat(), &[]);
             let d = agent
-                .choose(
-                    View::new(&state, state.current_seat(), &[]),
-                    Budget::iterations(300),
-                    &mut rng_from_seed(2),
-                )
+                .choose(view, Budget::iterations(300), &mut rng_from_seed(2))
                 .unwrap();
             assert!(state.legal_moves().contains(d.mv), "{} {spec}", G::NAME);
             assert_eq!(d.iterations, 300, "{} {spec}", G::NAME);

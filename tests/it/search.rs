@@ -18,7 +18,7 @@ fn decide<G: HiddenInfo>(
     iterations: u64,
     seed: u64,
 ) -> Decision<G::Move> {
-    let view = View::new(state, state.current_seat(), &[]);
+    let view = agents::view_for(&*agent, state, state.current_seat(), &[]);
     agent
         .choose(
             view,
@@ -408,7 +408,14 @@ impl games::GameVisitor for EveryMode {
                 let spec = with_mode(algorithm, mode);
                 let mut a = agent::<G>(&spec);
                 for (i, state) in positions.iter().enumerate() {
-                    let view = || View::new(state, state.current_seat(), &[]);
+                    let cheating = a.is_cheating();
+                    let view = || {
+                        if cheating {
+                            View::lending_truth(state, state.current_seat(), &[])
+                        } else {
+                            View::new(state, state.current_seat(), &[])
+                        }
+                    };
                     let d = a
                         .choose(
                             view(),
