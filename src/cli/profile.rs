@@ -14,7 +14,7 @@ use clap::Args;
 use crate::agents;
 use crate::game::{MoveSet, SeatHistories, rng_from_seed};
 use crate::games::{self, GameDef, GameVisitor};
-use crate::harness::runner::mix;
+use crate::harness::runner::{agent_seed, mix};
 use crate::search::{Budget, StopSignal};
 use crate::spec::Spec;
 
@@ -93,8 +93,12 @@ impl GameVisitor for SearchLoad<'_> {
             elapsed: Duration::ZERO,
         };
         for game in 0u64.. {
-            let mut rng = rng_from_seed(mix(self.seed, &[game]));
-            let mut state = G::new_game(&config, &mut rng);
+            let mut state = G::new_game(&config, &mut rng_from_seed(mix(self.seed, &[game])));
+            // The agents' generators are seeded as a match seeds them, apart from the deal's:
+            // the generator that dealt the game would hold the deal in its past outputs.
+            let mut rngs: Vec<_> = (0..state.num_seats())
+                .map(|seat| rng_from_seed(agent_seed(self.seed, game, 0, seat)))
+                .collect();
             // Each seat's record of the moves, as a match gives it: an agent that reads the
             // others' plays (inference) is profiled doing so.
             let mut histories = SeatHistories::new(state.num_seats());
@@ -114,7 +118,7 @@ impl GameVisitor for SearchLoad<'_> {
                         histories.of(seat),
                     );
                     let d = seat_agents[seat]
-                        .choose(view, budget.clone(), &mut rng)
+                        .choose(view, budget.clone(), &mut rngs[seat])
                         .map_err(|e| e.to_string())?;
                     run.decisions += 1;
                     run.iterations += d.iterations;
