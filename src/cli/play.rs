@@ -292,6 +292,9 @@ impl Table<'_> {
         if let Some(hand) = state.hand_text(me) {
             writeln!(self.out, "your hand: {}", by_suit(&hand))?;
         }
+        if let Some(table) = state.table_text(me) {
+            writeln!(self.out, "{table}")?;
+        }
         if state.tricks_completed().is_some() {
             writeln!(self.out, "on the table: {}", plies(table))?;
         }

@@ -49,6 +49,12 @@ pub trait GameDef: HiddenInfo {
     fn hand_text(&self, _seat: Seat) -> Option<String> {
         None
     }
+    /// What every seat sees on the table besides the plays, for a person at `observer`'s seat
+    /// (`cardsearch play`): Bisca's face-up trump card and stock. Only what `observer` may
+    /// know; `None` where the plays and the deal's header say it all.
+    fn table_text(&self, _observer: Seat) -> Option<String> {
+        None
+    }
 }
 
 /// Something to do with a game whose type is only known at run time.

@@ -1331,3 +1331,40 @@ fn play_against_a_cheating_baseline_is_labelled_and_gives_no_hint_from_hidden_ca
     );
     assert!(!stdout.contains("visits"), "{stdout}");
 }
+
+/// A person playing Bisca is shown the face-up trump card and the stock, which every seat sees
+/// (they were not shown until session 52: the trump suit was nowhere on the screen).
+#[test]
+fn play_shows_bisca_s_face_up_trump_and_stock() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cardsearch"))
+        .args([
+            "play",
+            "--game",
+            "bisca",
+            "--seed",
+            "4",
+            "--opponents",
+            "random",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"quit\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Seed 4 deals the jack of diamonds face up (cardsearch solve --game bisca --seed 4 shows
+    // it last in the stock).
+    assert!(
+        stdout.contains("trump ♦: JD face up, 22 cards in the stock"),
+        "{stdout}"
+    );
+}

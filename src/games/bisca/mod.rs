@@ -691,4 +691,19 @@ impl GameDef for Bisca {
     fn hand_text(&self, seat: Seat) -> Option<String> {
         Some(self.hands[seat].to_string())
     }
+
+    fn table_text(&self, observer: Seat) -> Option<String> {
+        let stock = match self.face_up() {
+            Some(card) => format!("{card} face up, {} cards in the stock", self.stock_len()),
+            None => "the stock is out".to_string(),
+        };
+        // Cards everyone saw go into the other hand (the face-up card drawn, an exchange).
+        let known = self.known_in_hand(observer ^ 1);
+        let known = if known.is_empty() {
+            String::new()
+        } else {
+            format!("; seat {} holds {known}", observer ^ 1)
+        };
+        Some(format!("trump {}: {stock}{known}", self.trump.symbol()))
+    }
 }
