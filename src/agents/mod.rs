@@ -202,6 +202,30 @@ mod tests {
     use crate::game::{Game, rng_from_seed};
     use crate::games::{GameDef, Tricks};
 
+    /// Every option `cardsearch agents` lists for an agent is one the agent knows: given at its
+    /// listed default, it is accepted or refused for a reason of its own (it needs another
+    /// option, a value is not a number), never as unknown or as another agent's option.
+    #[test]
+    fn every_listed_option_is_known_to_its_agent() {
+        use crate::games::Sueca;
+        for info in all() {
+            for option in info.options {
+                let spec = format!("{}:{}={}", info.name, option.key, option.default);
+                let Ok(parsed) = spec.parse::<Spec>() else {
+                    continue;
+                };
+                if let Err(e) = build::<Sueca>(&parsed) {
+                    let own = format!("applies to {}", info.name);
+                    let another_agents = e.0.contains("applies to ") && !e.0.contains(&own);
+                    assert!(
+                        !e.0.contains("unknown option") && !another_agents,
+                        "{spec}: {e}"
+                    );
+                }
+            }
+        }
+    }
+
     /// Only a cheating baseline's view holds the true state: an honest agent's has none to
     /// reach, and neither has a plain `View::new`.
     #[test]

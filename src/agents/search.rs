@@ -6,7 +6,7 @@ use super::{Agent, AgentError, AgentInfo, Decision};
 use crate::game::{
     HiddenInfo, InfoSet, MoveSet, PerfectInformation, Rng, Seat, Seen, TreeMove, View,
 };
-use crate::search::config::{self, MO_ISMCTS_OPTIONS, PIMC_OPTIONS, SEARCH_OPTIONS};
+use crate::search::config::{self, MO_ISMCTS_OPTIONS, PIMC_OPTIONS, SEARCH_OPTIONS, UCT_OPTIONS};
 use crate::search::graft::{KeptTree, find_path};
 use crate::search::worlds::Fixed;
 use crate::search::{
@@ -50,7 +50,7 @@ pub const PIMC_INFO: AgentInfo = AgentInfo {
 pub const UCT_INFO: AgentInfo = AgentInfo {
     name: "uct",
     about: "CHEATING baseline: UCT on the true state, seeing every hidden card",
-    options: SEARCH_OPTIONS,
+    options: UCT_OPTIONS,
 };
 
 /// An agent that searches: the algorithm and parallel mode come from its spec.

@@ -355,7 +355,7 @@ const OPT_TURN_SHARE: OptionDoc = OptionDoc {
            reuse=true the later actions start from the first one's tree)",
 };
 
-/// Options of the `ismcts` and `uct` agents.
+/// Options of the `ismcts` agent.
 pub const SEARCH_OPTIONS: &[OptionDoc] = &[
     OPT_PRESET,
     OPT_C,
@@ -378,6 +378,32 @@ pub const SEARCH_OPTIONS: &[OptionDoc] = &[
     OPT_INFER,
     OPT_INFER_EPS,
     OPT_INFER_MODEL,
+    OPT_PRIOR,
+    OPT_REUSE,
+    OPT_NAST_DECAY,
+    OPT_NAST_TABLES,
+    OPT_TURN_SHARE,
+];
+
+/// Options of the `uct` agent: those of `ismcts` but `root_batch`, `leaf_solve` and inference
+/// (it searches the true state, so there is no deal to infer and no root to batch).
+pub const UCT_OPTIONS: &[OptionDoc] = &[
+    OPT_PRESET,
+    OPT_C,
+    OPT_PLAYOUT,
+    OPT_POLICY,
+    OPT_EPSILON,
+    OPT_REWARD,
+    OPT_ITERATIONS,
+    OPT_TIME,
+    OPT_MAX_NODES,
+    OPT_PARALLEL,
+    OPT_THREADS,
+    OPT_VIRTUAL_LOSS,
+    OPT_ENDGAME,
+    OPT_ENDGAME_PICK,
+    OPT_ENDGAME_DEALS,
+    OPT_ENDGAME_NODES,
     OPT_PRIOR,
     OPT_REUSE,
     OPT_NAST_DECAY,
