@@ -210,7 +210,7 @@ pub fn run(args: &SolveArgs) -> Result<(), String> {
         outln!("moves: {}", s.moves.join(" "))?;
     }
     outln!(
-        "seat {} to move, {} cards left; exact {} of each move for seat {}'s side:",
+        "seat {} to move, {} cards left; exact {} of each move for seat {}'s side (* best):",
         s.seat,
         s.cards_left,
         s.measure,
