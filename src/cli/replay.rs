@@ -115,7 +115,7 @@ pub fn run(args: &ReplayArgs) -> Result<(), String> {
         outln!("  units by seat:   {}", list(u))?;
     }
     outln!(
-        "  A's score {} — replayed result equals the logged one",
+        "  A's score {:.3} — replayed result equals the logged one",
         r.score_a
     )?;
     if let Some(ply) = args.ply {
