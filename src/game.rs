@@ -439,6 +439,9 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// True where the game overrides [`Game::heuristic_move`] with a rule of its own: elsewhere
     /// `playout=heuristic` would be random playouts under another name, and is refused.
     const HAS_HEURISTIC: bool = false;
+    /// True where [`Game::score`] counts penalties, fewer being better (Hearts): reports then
+    /// say so beside the points.
+    const POINTS_ARE_PENALTIES: bool = false;
     /// The moves [`Game::heuristic_move`] chooses among uniformly, where the game can list
     /// them (`None`: it cannot say). Inference reads it as a model of how others play.
     fn heuristic_moves(&self) -> Option<Self::Moves> {

@@ -192,7 +192,12 @@ pub fn format_report(r: &MatchReport) -> String {
         t.games, t.wins, t.draws, t.losses
     );
     out += &format!(
-        "  points per game: A {:.2}, B {:.2}{}",
+        "  {} per game: A {:.2}, B {:.2}{}",
+        if r.points_are_penalties {
+            "penalty points (fewer is better)"
+        } else {
+            "points"
+        },
         r.a.mean_points(),
         r.b.mean_points(),
         margin_text(&r.points_margin, 2)

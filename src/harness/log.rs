@@ -397,6 +397,7 @@ impl GameVisitor for MergeVisitor<'_> {
             seating: seating::describe(n, partners, lineup).to_string(),
             seatings_per_deal: per_deal,
             has_units: first.record.units.is_some(),
+            points_are_penalties: G::POINTS_ARE_PENALTIES,
             ..Default::default()
         };
         report.a.spec = first.record.agent_a.clone();

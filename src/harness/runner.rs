@@ -205,6 +205,9 @@ pub struct MatchReport {
     pub b: SideTotals,
     /// True when the game has match units.
     pub has_units: bool,
+    /// True when the game's points are penalties, fewer being better (Hearts).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub points_are_penalties: bool,
     /// A's points per game minus B's (each side's mean over its seats), one sample per deal:
     /// the interval the thesis's point tables need. Games where one side has no seat (one-seat
     /// games) add nothing.
@@ -565,6 +568,7 @@ pub fn run_match_resuming<G: GameDef>(
         seating: super::seating::describe(n, partners, cfg.lineup).to_string(),
         seatings_per_deal: plan.len(),
         has_units: is_units_game(&probe),
+        points_are_penalties: G::POINTS_ARE_PENALTIES,
         ..Default::default()
     };
     report.a.spec = agents_spec::<G>(&cfg.a);

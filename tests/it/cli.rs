@@ -405,6 +405,20 @@ fn a_small_match_reports_score_and_interval() {
         points.contains(", A − B ") && points.contains("(95% CI "),
         "{points}"
     );
+    // Hearts's points are penalties, and the report says which way is better.
+    let out = cardsearch(&[
+        "match", "--game", "hearts", "--a", "random", "--b", "random", "--deals", "2", "--quiet",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("  penalty points (fewer is better) per game: A "),
+        "{stdout}"
+    );
 }
 
 #[test]

@@ -743,6 +743,7 @@ impl Game for Hearts {
     }
 
     const HAS_HEURISTIC: bool = true;
+    const POINTS_ARE_PENALTIES: bool = true;
 
     /// A card of the rule's choice (`Hearts::rule_cards`), at random among its ties.
     fn heuristic_move(&self, rng: &mut Rng) -> Card {
