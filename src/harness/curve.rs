@@ -185,6 +185,12 @@ pub struct Curve {
     pub agent: String,
     /// Reference spec.
     pub reference: String,
+    /// True when the agent is a cheating baseline (it reads hidden cards).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub agent_cheating: bool,
+    /// True when the reference is a cheating baseline.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reference_cheating: bool,
     /// Match seed.
     pub seed: u64,
     /// The rungs.
@@ -353,10 +359,17 @@ pub fn run_curve<G: GameDef>(
         });
     }
     let (slope_vs_reference, mean_vs_half) = fit(&points);
+    let cheating = |spec: &Spec| {
+        crate::agents::build::<G>(spec)
+            .map(|a| a.is_cheating())
+            .unwrap_or(false)
+    };
     Ok(Curve {
         game: plan.game.to_string(),
         agent: plan.agent.to_string(),
         reference: plan.reference.to_string(),
+        agent_cheating: cheating(&plan.agent),
+        reference_cheating: cheating(&plan.reference),
         seed: plan.seed,
         points,
         slope_vs_reference,

@@ -530,6 +530,19 @@ fn curve_writes_one_row_per_budget_and_a_fit() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(stdout.contains("per doubling"), "{stdout}");
+    assert!(!stdout.contains("CHEATING"), "{stdout}");
+    // A cheating baseline's curve says what it is, as a match's report does.
+    let cheat = small_curve("uct", dir.join("u").to_str().unwrap());
+    let cheat_out = String::from_utf8_lossy(&cheat.stdout);
+    assert!(
+        cheat.status.success(),
+        "{}",
+        String::from_utf8_lossy(&cheat.stderr)
+    );
+    assert!(
+        cheat_out.contains("tricks: uct (CHEATING: sees hidden cards) at each budget"),
+        "{cheat_out}"
+    );
     let csv = std::fs::read_to_string(prefix.with_extension("csv")).unwrap();
     assert_eq!(csv.lines().count(), 1 + 2, "{csv}");
     // Every row has the header's columns; the points margin (a mean of per-deal margins) is
