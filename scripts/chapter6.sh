@@ -9,8 +9,8 @@
 #   scripts/chapter6.sh GAME [ROW...]        # GAME: sueca, bisca or hearts; default every row
 #
 # Environment: OUT (default target/chapter6/GAME), DEALS (default 300), JOBS (default 2),
-# CARDSEARCH (default target/release/cardsearch). The rows of one group share a seed, so they
-# play the same deals. Row names: pimc (the thesis's PIMC, a vote per world), pimc-sum (our
+# CARDSEARCH (default the repository's target/release/cardsearch, from wherever the script is
+# run). The rows of one group share a seed, so they play the same deals. Row names: pimc (the thesis's PIMC, a vote per world), pimc-sum (our
 # default PIMC, visits summed over worlds), wl sd mix roulette ucb1 gibbs egreedy nast1 nast3
 # nast4 c0 c0.25 c0.5 c1.0 c1.5 c2.0 (plain ISMCTS's constant), wl-c0 … wl-c2.0 and sd-c0 …
 # sd-c2.0 (the thesis's sweeps of the WL and SD constants).
@@ -18,7 +18,7 @@ set -euo pipefail
 
 game=${1:?usage: $0 sueca|bisca|hearts [ROW...]}
 shift
-bin=${CARDSEARCH:-target/release/cardsearch}
+bin=${CARDSEARCH:-$(dirname "$0")/../target/release/cardsearch}
 out=${OUT:-target/chapter6/$game}
 deals=${DEALS:-300}
 jobs=${JOBS:-2}

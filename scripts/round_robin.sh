@@ -10,14 +10,15 @@
 # --iterations 1000 or --time-ms 100, --jobs 2). Agent specs may carry their own budgets
 # (`ntboe:iterations=5000`). Every pairing's summary is kept as JSON in $OUT (default: a
 # fresh directory under target/round_robin/), and the table is also written there as
-# table.md. Set CARDSEARCH to use another binary (default target/release/cardsearch).
+# table.md. Set CARDSEARCH to use another binary (default the repository's
+# target/release/cardsearch).
 #
 # Example (the NTBOE paper's tournament at 1,000 evaluations per turn):
 #   scripts/round_robin.sh --game asmacag --deals 500 --iterations 1000 -- \
 #       random osla turn-mcts oe ntboe
 set -euo pipefail
 
-bin=${CARDSEARCH:-target/release/cardsearch}
+bin=${CARDSEARCH:-$(dirname "$0")/../target/release/cardsearch}
 opts=()
 while [[ $# -gt 0 && $1 != "--" ]]; do
     opts+=("$1")
