@@ -11,7 +11,9 @@
 # checkout (cargo merges the .cargo/config.toml of every folder above the one it builds in, so a
 # worktree inside the checkout would build with both revisions' rustflags), with this checkout's
 # benches/search.rs, benches/common/ and benches/positions.jsonl copied over it (the bench uses
-# only the crate's public game and agent interface, so it builds against older revisions), and
+# only the crate's public game and agent interface, so it builds against older revisions back to
+# e7b9712, whose agents::view_for it calls: to compare with an older one, take benches/search.rs
+# from e7b9712^ into this checkout first), and
 # benched with CARGO_TARGET_DIR set to this checkout's target directory: dependencies are built
 # once and both runs land in target/criterion as baselines "a" and "b". The two runs are
 # sequential, so run this on a quiet machine; scripts/ab_speed.py interleaves two builds
