@@ -442,6 +442,7 @@ impl<G: GameDef> Session for GameSession<G> {
         // game starts from them (tree reuse). A `new` game starts a new session and agent.
         agent.release_idle();
         let agent_spec = agent.spec();
+        let cheating = agent.is_cheating();
         self.agents.push((seat, agent_text.to_string(), agent));
         let d: Decision<G::Move> = decided.map_err(|e| e.to_string())?;
         if !self.legal_moves().contains(d.mv) {
@@ -462,6 +463,10 @@ impl<G: GameDef> Session for GameSession<G> {
         m.insert("seat".into(), json!(seat));
         m.insert("move".into(), json!(d.mv.to_string()));
         m.insert("agent".into(), json!(agent_spec));
+        if cheating {
+            // As match reports mark it: this move was chosen from the hidden cards.
+            m.insert("cheating".into(), json!(true));
+        }
         m.insert("seed".into(), json!(seed));
         m.insert("iterations".into(), json!(d.iterations));
         m.insert("nodes".into(), json!(d.nodes));

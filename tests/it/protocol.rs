@@ -1146,3 +1146,32 @@ fn a_go_says_when_the_endgame_node_limit_cut_its_solving_short() {
         "{late}"
     );
 }
+
+/// A `go` by a cheating baseline (`uct`) says so in its reply, as match reports do; an honest
+/// agent's reply has no such field; in view mode there are no hidden cards to lend, and `uct`
+/// is refused.
+#[test]
+fn a_cheating_baseline_s_go_is_marked_and_refused_in_view_mode() {
+    let mut engine = Engine::new();
+    let mut ask =
+        |line: &str| -> Value { serde_json::from_str(&engine.handle(line).line).unwrap() };
+    assert_eq!(
+        ask(r#"{"cmd":"new","game":"tricks","seed":1}"#)["ok"],
+        "new"
+    );
+    let honest = ask(r#"{"cmd":"go","agent":"ismcts","iterations":50}"#);
+    assert_eq!(honest["ok"], "go", "{honest}");
+    assert!(honest.get("cheating").is_none(), "{honest}");
+    let cheat = ask(r#"{"cmd":"go","agent":"uct","iterations":50}"#);
+    assert_eq!(cheat["cheating"], true, "{cheat}");
+    let view = r#"{"cmd":"new","game":"tricks","view":{"seat":0,"deal":"JS QS KH AD | ? ? ? ? | ? ? ? ?"}}"#;
+    assert_eq!(ask(view)["ok"], "new");
+    let refused = ask(r#"{"cmd":"go","agent":"uct","iterations":50}"#);
+    assert!(
+        refused["error"]
+            .as_str()
+            .unwrap()
+            .contains("reads hidden cards"),
+        "{refused}"
+    );
+}
