@@ -318,11 +318,14 @@ impl Table<'_> {
         loop {
             write!(self.out, "> ")?;
             self.out.flush()?;
-            let mut line = String::new();
-            if self.input.read_line(&mut line)? == 0 {
+            // Bytes, not `read_line`: a line that is not UTF-8 is a typo to answer, not an
+            // error that ends the person's game.
+            let mut bytes = Vec::new();
+            if self.input.read_until(b'\n', &mut bytes)? == 0 {
                 writeln!(self.out, "\nend of input: game abandoned")?;
                 return Err(Stop::Quit);
             }
+            let line = String::from_utf8_lossy(&bytes);
             let text = line.trim();
             match text {
                 "" => continue,

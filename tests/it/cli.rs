@@ -1360,7 +1360,8 @@ fn play_against_a_cheating_baseline_is_labelled_and_gives_no_hint_from_hidden_ca
 }
 
 /// A person playing Bisca is shown the face-up trump card and the stock, which every seat sees
-/// (they were not shown until session 52: the trump suit was nowhere on the screen).
+/// (they were not shown until session 52: the trump suit was nowhere on the screen), and a
+/// line of bytes that are not text gets the answer a typo gets.
 #[test]
 fn play_shows_bisca_s_face_up_trump_and_stock() {
     use std::io::Write;
@@ -1380,7 +1381,13 @@ fn play_shows_bisca_s_face_up_trump_and_stock() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(b"quit\n").unwrap();
+    // A line that is not UTF-8 is answered as a typo; it used to end the game.
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"\xff\xfe\nquit\n")
+        .unwrap();
     let out = child.wait_with_output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -1388,6 +1395,7 @@ fn play_shows_bisca_s_face_up_trump_and_stock() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    assert!(stdout.contains("is not a legal move"), "{stdout}");
     // Seed 4 deals the jack of diamonds face up (cardsearch solve --game bisca --seed 4 shows
     // it last in the stock).
     assert!(
