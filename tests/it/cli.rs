@@ -1314,43 +1314,46 @@ fn fit_model_replays_by_the_logs_own_game_spec_and_refuses_a_repeated_log() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// Runs `cardsearch play ARGS` with `input` as everything the person types; returns its
+/// standard output once the game ends (the input ends with `quit`).
+fn play_typing(args: &[&str], input: &[u8]) -> String {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cardsearch"))
+        .arg("play")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 /// A person playing against cheating baselines (`uct` reads the hidden cards) is told so, and
 /// gets no hint from them: a hint is searched from the person's own view, which holds no hidden
 /// card, so `uct` says it cannot advise and the game goes on (it used to hint from the true
 /// deal).
 #[test]
 fn play_against_a_cheating_baseline_is_labelled_and_gives_no_hint_from_hidden_cards() {
-    use std::io::Write;
-    use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cardsearch"))
-        .args([
-            "play",
-            "--game",
-            "tricks",
-            "--seed",
-            "4",
-            "--opponents",
-            "uct",
-        ])
-        .args(["--iterations", "200"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"hint\nquit\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let args = [
+        "--game",
+        "tricks",
+        "--seed",
+        "4",
+        "--opponents",
+        "uct",
+        "--iterations",
+        "200",
+    ];
+    let stdout = play_typing(&args, b"hint\nquit\n");
     assert!(stdout.contains("the others are uct (CHEATING"), "{stdout}");
     assert!(
         stdout.contains("no hint: agent uct:") && stdout.contains("reads hidden cards"),
@@ -1364,37 +1367,9 @@ fn play_against_a_cheating_baseline_is_labelled_and_gives_no_hint_from_hidden_ca
 /// line of bytes that are not text gets the answer a typo gets.
 #[test]
 fn play_shows_bisca_s_face_up_trump_and_stock() {
-    use std::io::Write;
-    use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cardsearch"))
-        .args([
-            "play",
-            "--game",
-            "bisca",
-            "--seed",
-            "4",
-            "--opponents",
-            "random",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let args = ["--game", "bisca", "--seed", "4", "--opponents", "random"];
     // A line that is not UTF-8 is answered as a typo; it used to end the game.
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"\xff\xfe\nquit\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = play_typing(&args, b"\xff\xfe\nquit\n");
     assert!(stdout.contains("is not a legal move"), "{stdout}");
     // Seed 4 deals the jack of diamonds face up (cardsearch solve --game bisca --seed 4 shows
     // it last in the stock).
