@@ -137,9 +137,18 @@ impl Table<'_> {
             )));
         }
         let deal = state.deal_text();
+        // Side A is the person's team: the person, and a partner where the game has teams
+        // (Sueca), so the logged score is the person's side's result.
         let seats: Vec<Side> = (0..n)
-            .map(|s| if s == me { Side::A } else { Side::B })
+            .map(|s| {
+                if state.team(s) == state.team(me) {
+                    Side::A
+                } else {
+                    Side::B
+                }
+            })
             .collect();
+        let partnered = seats.iter().filter(|&&s| s == Side::A).count() > 1;
         let build = |spec: &Spec| -> Result<Box<dyn Agent<G>>, Stop> {
             let agent = agents::build::<G>(spec).map_err(|e| Stop::Fail(e.0))?;
             agent.check_game(&state).map_err(Stop::Fail)?;
@@ -244,18 +253,25 @@ impl Table<'_> {
             rewards[me]
         )?;
         if let Some(path) = &self.args.out {
+            let engine_spec = engines
+                .iter()
+                .flatten()
+                .next()
+                .map_or(self.opponents.to_string(), |a| a.spec());
             let record = GameRecord {
                 game: self.game.to_string(),
                 seed,
                 deal_index: 0,
                 seating_index: 0,
                 seatings_per_deal: 1,
-                agent_a: HUMAN.to_string(),
-                agent_b: engines
-                    .iter()
-                    .flatten()
-                    .next()
-                    .map_or(self.opponents.to_string(), |a| a.spec()),
+                // The engines' spec for side A too where the person has an engine partner:
+                // `person` names the one seat of side A that did not search.
+                agent_a: if partnered {
+                    engine_spec.clone()
+                } else {
+                    HUMAN.to_string()
+                },
+                agent_b: engine_spec,
                 budget: self.budget.describe(),
                 deal,
                 agent_seeds,
@@ -265,6 +281,7 @@ impl Table<'_> {
                 units: (0..n).map(|s| state.match_units(s)).collect(),
                 scores,
                 rewards,
+                person: Some(me),
             };
             let file = std::fs::OpenOptions::new()
                 .create(true)

@@ -50,9 +50,14 @@ pub fn run(args: &ReplayArgs) -> Result<(), String> {
         ));
     }
     let replayed = replay_record(r).map_err(|e| format!("{}: {e}", logged.origin))?;
-    let agent = |side: Side| match side {
-        Side::A => format!("A = {}", r.agent_a),
-        Side::B => format!("B = {}", r.agent_b),
+    // By seat: a person's seat (`cardsearch play`) is named so, even on a side whose partner
+    // is an engine.
+    let agent = |seat: usize| {
+        let side = match r.seats[seat] {
+            Side::A => "A",
+            Side::B => "B",
+        };
+        format!("{side} = {}", r.spec_of(seat))
     };
     outln!(
         "{} game {} ({}): {}, deal {} seating {}, seed {}, {} per move",
@@ -67,10 +72,10 @@ pub fn run(args: &ReplayArgs) -> Result<(), String> {
     )?;
     outln!("  deal: {}", r.deal)?;
     print_picture(replayed.start_picture.as_deref())?;
-    for (seat, side) in r.seats.iter().enumerate() {
+    for seat in 0..r.seats.len() {
         outln!(
             "  seat {seat}: {} (agent seed {})",
-            agent(*side),
+            agent(seat),
             r.agent_seeds[seat]
         )?;
     }

@@ -11,7 +11,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use super::runner::{GameRecord, MatchReport};
-use super::seating::{self, Lineup, seatings};
+use super::seating::{self, Lineup, Side, seatings};
 use crate::agents;
 use crate::games::{self, GameDef, GameVisitor};
 use crate::limits::MAX_LINE_BYTES;
@@ -153,6 +153,9 @@ pub fn parse_record(text: &str) -> Result<GameRecord, String> {
     }
     if let Some(m) = r.moves.iter().find(|m| m.seat >= n) {
         return Err(format!("a move by seat {} in a {n}-seat game", m.seat));
+    }
+    if let Some(p) = r.person.filter(|&p| p >= n || r.seats[p] != Side::A) {
+        return Err(format!("person {p} is not a seat of side A"));
     }
     // A's score is the rewards' by the seating: one that disagrees was edited, and a report
     // folding it would be wrong (the rewards themselves are checked by replaying the game).

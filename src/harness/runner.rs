@@ -80,11 +80,18 @@ pub struct GameRecord {
     pub units: Option<Vec<f64>>,
     /// The first agent's score for this game, in [0, 1] with 0.5 even.
     pub score_a: f64,
+    /// The seat a person played (`cardsearch play`), on side A with any partner of theirs:
+    /// its moves were not searched, whatever its side's agent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub person: Option<usize>,
 }
 
 impl GameRecord {
-    /// The logged spec of the agent in `seat`.
+    /// The logged spec of the agent in `seat` ([`HUMAN`] for the person's seat).
     pub fn spec_of(&self, seat: usize) -> &str {
+        if self.person == Some(seat) {
+            return HUMAN;
+        }
         match self.seats[seat] {
             Side::A => &self.agent_a,
             Side::B => &self.agent_b,
@@ -445,6 +452,7 @@ pub fn play_game<G: GameDef>(
         scores: (0..n).map(|s| state.score(s)).collect(),
         rewards,
         units,
+        person: None,
     }))
 }
 
@@ -749,6 +757,7 @@ mod tests {
             rewards,
             scores: scores.to_vec(),
             units: units.map(<[f64]>::to_vec),
+            person: None,
         }
     }
 

@@ -1378,3 +1378,77 @@ fn play_shows_bisca_s_face_up_trump_and_stock() {
         "{stdout}"
     );
 }
+
+/// In a partnership game the person's side is their team: a `play` log of Sueca puts the
+/// engine partner on side A with the person (`person` names the person's seat), so the logged
+/// score is the team's result, and `replay --move` re-runs the partner's decisions but not the
+/// person's.
+#[test]
+fn a_play_log_of_sueca_puts_the_person_and_their_partner_on_one_side() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    let dir = scratch_dir("play-partner");
+    let log = dir.join("sueca.jsonl");
+    let log = log.to_str().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cardsearch"))
+        .args([
+            "play",
+            "--game",
+            "sueca",
+            "--seat",
+            "0",
+            "--opponents",
+            "random",
+        ])
+        .args(["--seed", "3", "--out", log])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // Answer every prompt with the first legal move until the game ends.
+    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+        let line = line.unwrap();
+        if let Some(moves) = line.trim_start_matches("> ").strip_prefix("legal: ") {
+            writeln!(stdin, "{}", moves.split_whitespace().next().unwrap()).unwrap();
+        }
+    }
+    assert!(child.wait().unwrap().success());
+    let record: serde_json::Value = serde_json::from_str(
+        std::fs::read_to_string(log)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        record["seats"],
+        serde_json::json!(["A", "B", "A", "B"]),
+        "{record}"
+    );
+    assert_eq!(record["person"], 0, "{record}");
+    assert_eq!(record["agent_a"], record["agent_b"], "{record}");
+    let team = record["rewards"][0].as_f64().unwrap();
+    assert_eq!(record["score_a"].as_f64().unwrap(), team, "{record}");
+    let moves = record["moves"].as_array().unwrap();
+    let first_by = |seat: u64| {
+        moves
+            .iter()
+            .position(|m| m["seat"] == seat)
+            .unwrap()
+            .to_string()
+    };
+    let partner = cardsearch(&["replay", log, "--move", &first_by(2)]);
+    assert!(
+        partner.status.success(),
+        "{}",
+        String::from_utf8_lossy(&partner.stderr)
+    );
+    assert_clean_error(
+        &["replay", log, "--move", &first_by(0)],
+        "was a person's (seat 0",
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
