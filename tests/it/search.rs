@@ -6,7 +6,7 @@ use cardsearch::game::rng_from_seed;
 use cardsearch::games::coinguess::CoinMove;
 use cardsearch::games::tricks::DECK;
 use cardsearch::games::{self, CoinGuess, GameDef, Sueca, Tricks};
-use cardsearch::{Budget, Card, CardSet, Game, HiddenInfo, MoveSet, Spec, View};
+use cardsearch::{Budget, Card, CardSet, Game, HiddenInfo, MoveSet, Spec};
 
 fn agent<G: HiddenInfo>(spec: &str) -> Box<dyn Agent<G>> {
     agents::build::<G>(&spec.parse::<Spec>().unwrap()).unwrap()
@@ -408,25 +408,16 @@ impl games::GameVisitor for EveryMode {
                 let spec = with_mode(algorithm, mode);
                 let mut a = agent::<G>(&spec);
                 for (i, state) in positions.iter().enumerate() {
-                    let cheating = a.is_cheating();
-                    let view = || {
-                        if cheating {
-                            View::lending_truth(state, state.current_seat(), &[])
-                        } else {
-                            View::new(state, state.current_seat(), &[])
-                        }
-                    };
+                    let seat = state.current_seat();
+                    let view = agents::view_for(a.as_ref(), state, seat, &[]);
                     let d = a
-                        .choose(
-                            view(),
-                            Budget::iterations(300),
-                            &mut rng_from_seed(i as u64),
-                        )
+                        .choose(view, Budget::iterations(300), &mut rng_from_seed(i as u64))
                         .unwrap();
                     check(&spec, state, &d);
                     assert_eq!(d.iterations, 300, "{} {spec}", G::NAME);
+                    let view = agents::view_for(a.as_ref(), state, seat, &[]);
                     let d = a
-                        .choose(view(), Budget::millis(2), &mut rng_from_seed(i as u64))
+                        .choose(view, Budget::millis(2), &mut rng_from_seed(i as u64))
                         .unwrap();
                     check(&spec, state, &d);
                 }
