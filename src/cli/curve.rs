@@ -223,18 +223,19 @@ pub fn run(args: &CurveArgs) -> Result<(), String> {
     )
     .map_err(|e| e.to_string())?
     .map_err(|e| log_error(Some(&games_log), e))?;
-    let label = |spec: &str, cheating: bool| {
-        if cheating {
-            format!("{spec} (CHEATING: sees hidden cards)")
-        } else {
-            spec.to_string()
-        }
-    };
     outln!(
         "{}: {} at each budget vs {} and vs half its budget, {} deals per match, seed {}",
         curve.game,
-        label(&curve.agent, curve.agent_cheating),
-        label(&curve.reference, curve.reference_cheating),
+        format!(
+            "{}{}",
+            curve.agent,
+            super::cheating_mark(curve.agent_cheating)
+        ),
+        format!(
+            "{}{}",
+            curve.reference,
+            super::cheating_mark(curve.reference_cheating)
+        ),
         args.deals,
         args.seed
     )?;

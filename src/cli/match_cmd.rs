@@ -166,11 +166,7 @@ pub fn format_report(r: &MatchReport) -> String {
     let (lo, hi) = t.interval();
     let (elo, elo_lo, elo_hi) = t.elo();
     let label = |s: &crate::harness::runner::SideTotals| {
-        if s.cheating {
-            format!("{} (CHEATING: sees hidden cards)", s.spec)
-        } else {
-            s.spec.clone()
-        }
+        format!("{}{}", s.spec, super::cheating_mark(s.cheating))
     };
     let mut out = String::new();
     out += &format!("  A: {}\n  B: {}\n", label(&r.a), label(&r.b));

@@ -85,6 +85,15 @@ pub fn interrupt_signal() -> crate::search::StopSignal {
         .clone()
 }
 
+/// What follows a cheating baseline's name wherever a report names it ("" for other agents).
+pub(crate) fn cheating_mark(cheating: bool) -> &'static str {
+    if cheating {
+        " (CHEATING: sees hidden cards)"
+    } else {
+        ""
+    }
+}
+
 /// Refuses an option of `spec` (given as `flag`) that the command sets itself (`keys`): kept,
 /// it would be replaced, or would replace the command's setting, without a word. `why` says
 /// what sets it.

@@ -208,13 +208,7 @@ pub fn format_tournament(r: &TournamentReport) -> String {
             .iter()
             .any(|p| (p.a == i && p.report.a.cheating) || (p.b == i && p.report.b.cheating))
     };
-    let mark = |i: usize| {
-        if cheating(i) {
-            " (CHEATING: sees hidden cards)"
-        } else {
-            ""
-        }
-    };
+    let mark = |i: usize| super::cheating_mark(cheating(i));
     let mut out = String::from("  agents:\n");
     for (i, a) in r.agents.iter().enumerate() {
         out += &format!("    {}: {a}{}\n", i + 1, mark(i));
