@@ -220,34 +220,34 @@ const OPT_C: OptionDoc = OptionDoc {
     default: "0.7",
     help: "UCB exploration constant",
 };
-const OPT_ITERATIONS: OptionDoc = OptionDoc {
+pub(crate) const OPT_ITERATIONS: OptionDoc = OptionDoc {
     key: "iterations",
     default: "match budget",
     help: "iterations per move (overrides the match budget)",
 };
-const OPT_TIME: OptionDoc = OptionDoc {
+pub(crate) const OPT_TIME: OptionDoc = OptionDoc {
     key: "time_ms",
     default: "match budget",
     help: "milliseconds per move (overrides the match budget)",
 };
-const OPT_MAX_NODES: OptionDoc = OptionDoc {
+pub(crate) const OPT_MAX_NODES: OptionDoc = OptionDoc {
     key: "max_nodes",
     default: "auto",
     help: "most tree slots of one search over all its trees (32 bytes each for card games; a \
            node's children take a slot per possible move); auto sizes the tree from the budget \
            within half the machine's memory; a full tree stops growing and decisions report it",
 };
-const OPT_PARALLEL: OptionDoc = OptionDoc {
+pub(crate) const OPT_PARALLEL: OptionDoc = OptionDoc {
     key: "parallel",
     default: "sequential",
     help: "sequential | root | tree | tree-locked | leaf",
 };
-const OPT_THREADS: OptionDoc = OptionDoc {
+pub(crate) const OPT_THREADS: OptionDoc = OptionDoc {
     key: "threads",
     default: "1",
     help: "worker threads for the parallel modes",
 };
-const OPT_VIRTUAL_LOSS: OptionDoc = OptionDoc {
+pub(crate) const OPT_VIRTUAL_LOSS: OptionDoc = OptionDoc {
     key: "virtual_loss",
     default: "1",
     help: "losses added per thread below a node (tree and tree-locked only; 0 allowed)",
@@ -281,7 +281,7 @@ const OPT_PRIOR: OptionDoc = OptionDoc {
            moves of the iteration's world and n its visits (sueca, hearts and bisca; 0: off)",
 };
 
-const OPT_PLAYOUT: OptionDoc = OptionDoc {
+pub(crate) const OPT_PLAYOUT: OptionDoc = OptionDoc {
     key: "playout",
     default: "random",
     help: "random | heuristic (the game's cheap rule: take a trick cheaply when it pays, else \
@@ -292,19 +292,19 @@ const OPT_PLAYOUT: OptionDoc = OptionDoc {
            learned from every iteration) | epic[:n=N] (the same with n-grams within a trick, \
            keyed by position in it)",
 };
-const OPT_POLICY: OptionDoc = OptionDoc {
+pub(crate) const OPT_POLICY: OptionDoc = OptionDoc {
     key: "policy",
     default: "gibbs:tau=1",
     help: "playout=nast or epic: gibbs[:tau=T] (default tau 1) | egreedy[:epsilon=E] (0.2) | \
            roulette | ucb1[:c=C] (0.7): how a playout picks among the legal moves' n-grams",
 };
-const OPT_EPSILON: OptionDoc = OptionDoc {
+pub(crate) const OPT_EPSILON: OptionDoc = OptionDoc {
     key: "epsilon",
     default: "0.1",
     help: "heuristic and model playouts: probability of a uniformly random move instead of the \
            rule's or the model's",
 };
-const OPT_PRESET: OptionDoc = OptionDoc {
+pub(crate) const OPT_PRESET: OptionDoc = OptionDoc {
     key: "preset",
     default: "none",
     help: "none | strong: the strongest measured settings per game as defaults (Bisca: \
@@ -315,7 +315,7 @@ const OPT_PRESET: OptionDoc = OptionDoc {
            docs/results.md); options given beside it override it (a playout, with its own \
            parameters)",
 };
-const OPT_REWARD: OptionDoc = OptionDoc {
+pub(crate) const OPT_REWARD: OptionDoc = OptionDoc {
     key: "reward",
     default: "pwl",
     help: "pwl (win 1, tie 0.5, loss 0) | wl (1, 0, -1) | sd (match units, else point margin, \

@@ -33,7 +33,7 @@ use crate::agents::{AgentError, AgentInfo, Decision};
 use crate::game::{Game, MoveSet, Rng};
 use crate::games::pentago::solver::Solver;
 use crate::games::pentago::{Pentago, PentagoMove, PentagoMoves, symmetry, tactics};
-use crate::search::config::SEARCH_OPTIONS;
+use crate::search::config;
 use crate::search::graft::{KeptTree, find_path};
 use crate::search::{Algorithm, Budget, Fixed, Parallel, SearchConfig, Searcher, Tree};
 use crate::spec::{OptionDoc, Spec, SpecError};
@@ -49,19 +49,25 @@ pub const INFO: AgentInfo = AgentInfo {
             default: "0.1",
             help: "UCB exploration constant (lower than the other agents': docs/results.md)",
         },
-        // The shared search options but `c`, the card games' exact endgame and inference, and
-        // `turn_share` (a turn here is one move; a test checks that none other is missing).
-        SEARCH_OPTIONS[0],
-        SEARCH_OPTIONS[2],
-        SEARCH_OPTIONS[3],
-        SEARCH_OPTIONS[4],
-        SEARCH_OPTIONS[5],
-        SEARCH_OPTIONS[6],
-        SEARCH_OPTIONS[7],
-        SEARCH_OPTIONS[8],
-        SEARCH_OPTIONS[9],
-        SEARCH_OPTIONS[10],
-        SEARCH_OPTIONS[11],
+        OptionDoc {
+            key: "preset",
+            default: "none",
+            help: "none | strong: accepted as by every search agent, and changes nothing \
+                   here: its reward=mix:w=0.3 equals pwl in a game scored by its result alone",
+        },
+        // The shared search options but `c`, `preset` (above), the card games' exact endgame
+        // and inference, and `turn_share` (a turn here is one move; a test checks that none
+        // other is missing).
+        config::OPT_PLAYOUT,
+        config::OPT_POLICY,
+        config::OPT_EPSILON,
+        config::OPT_REWARD,
+        config::OPT_ITERATIONS,
+        config::OPT_TIME,
+        config::OPT_MAX_NODES,
+        config::OPT_PARALLEL,
+        config::OPT_THREADS,
+        config::OPT_VIRTUAL_LOSS,
         OptionDoc {
             key: "lookahead",
             default: "3",
@@ -382,10 +388,39 @@ mod tests {
                 || k == "prior"
                 || k == "root_batch"
         };
-        for o in SEARCH_OPTIONS.iter().filter(|o| !not_offered(o.key)) {
+        for o in config::SEARCH_OPTIONS
+            .iter()
+            .filter(|o| !not_offered(o.key))
+        {
             assert_eq!(keys.iter().filter(|&&k| k == o.key).count(), 1, "{}", o.key);
         }
         assert!(!keys.iter().any(|k| not_offered(k)));
+    }
+
+    #[test]
+    fn preset_strong_searches_with_the_same_rewards_as_none() {
+        let strong: Spec = "pentago-strong:preset=strong".parse().unwrap();
+        let reward = SearchConfig::from_spec(&strong, Algorithm::Uct)
+            .unwrap()
+            .rollout
+            .reward;
+        assert_eq!(reward.to_string(), "mix:w=0.3");
+        let plain = crate::search::RewardFn::PositiveWinLoss;
+        let mut outcomes = std::collections::BTreeSet::new();
+        let mut rng = crate::game::rng_from_seed(7);
+        for _ in 0..400 {
+            let mut game = Pentago::new();
+            game.random_playout(&mut rng);
+            for seat in 0..2 {
+                assert_eq!(reward.reward(&game, seat), plain.reward(&game, seat));
+            }
+            outcomes.insert((2.0 * game.reward(0)) as u8);
+        }
+        assert_eq!(
+            outcomes.len(),
+            3,
+            "wins, draws and losses were all played out"
+        );
     }
 
     #[test]
