@@ -160,10 +160,13 @@ fn rungs(text: &str, what: &str, max: u64, make: fn(u64) -> Rung) -> Result<Vec<
             .parse()
             .map_err(|_| format!("--{what}: '{}' is not a number", limits::excerpt(item)))?;
         limits::positive_at_most(what, n, max).map_err(|e| format!("--{e}"))?;
+        // A rung given twice would be one rung in the report, with half the games asked for.
+        if out.contains(&make(n)) {
+            return Err(format!("--{what}: {n} is given twice"));
+        }
         out.push(make(n));
     }
     out.sort_by_key(|r| r.amount());
-    out.dedup();
     Ok(out)
 }
 

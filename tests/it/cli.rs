@@ -651,6 +651,10 @@ fn a_stopped_curve_resumes_from_its_games_log() {
 fn curve_rejects_bad_ladders() {
     assert_clean_error(&["curve", "--iterations", "1000,lots", "--quiet"], "lots");
     assert_clean_error(&["curve", "--iterations", "0", "--quiet"], "0");
+    assert_clean_error(
+        &["curve", "--iterations", "2000,1000,2000", "--quiet"],
+        "2000 is given twice",
+    );
     assert_clean_error(&["curve", "--agent", "nobody", "--quiet"], "nobody");
     assert_clean_error(&["curve", "--reference", "ismcts:c=-2", "--quiet"], "c=-2");
     assert_clean_error(
