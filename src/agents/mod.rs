@@ -226,6 +226,48 @@ mod tests {
         }
     }
 
+    /// The converse: every option of any agent's list that an agent accepts, set to do
+    /// something, is in that agent's own list, so `cardsearch agents` hides nothing it reads.
+    /// (Options whose default is "off" are set on here: an agent may accept `infer=0` from a
+    /// shared spec without offering inference.)
+    #[test]
+    fn every_option_an_agent_accepts_is_listed_for_it() {
+        use crate::games::Sueca;
+        const SWITCHED_ON: &[(&str, &str)] = &[
+            ("leaf_solve", "leaf_solve=8"),
+            ("infer", "infer=100"),
+            ("reuse", "reuse=true"),
+            ("nast_decay", "playout=nast,nast_decay=0.5"),
+            (
+                "nast_tables",
+                "playout=nast,parallel=root,threads=2,nast_tables=thread",
+            ),
+        ];
+        let every: Vec<&OptionDoc> = all().iter().flat_map(|info| info.options).collect();
+        let mut hidden = Vec::new();
+        for info in all() {
+            for option in &every {
+                if info.options.iter().any(|o| o.key == option.key) {
+                    continue;
+                }
+                let setting = SWITCHED_ON
+                    .iter()
+                    .find(|(key, _)| *key == option.key)
+                    .map_or(format!("{}={}", option.key, option.default), |(_, on)| {
+                        on.to_string()
+                    });
+                let spec = format!("{}:{setting}", info.name);
+                let Ok(parsed) = spec.parse::<Spec>() else {
+                    continue;
+                };
+                if build::<Sueca>(&parsed).is_ok() && !hidden.contains(&spec) {
+                    hidden.push(spec);
+                }
+            }
+        }
+        assert!(hidden.is_empty(), "accepted but not listed: {hidden:?}");
+    }
+
     /// Only a cheating baseline's view holds the true state: an honest agent's has none to
     /// reach, and neither has a plain `View::new`.
     #[test]
