@@ -978,13 +978,12 @@ impl<'t, M: TreeMove + PartialEq, A: Access> TreeRef<'t, M, A> {
     /// thread as `entry` says. `possible` is the parent's [`Block::possible`] mask, or the moves
     /// that could ever be legal at `parent` if it has no block yet (then the block is allocated
     /// here, sized by it). Returns the child, or `None` when the arena has no room for the
-    /// block, or when another thread of a `Shared` tree is making a child of `parent` at this
-    /// moment (the caller then stops its walk at `parent` this time, rather than wait).
+    /// block.
     ///
     /// The caller saw no child for `mv`. With a `Shared` handle another thread may have made it
     /// since; then that child is entered and returned. `Locked` callers must hold `parent`'s
-    /// lock; `Shared` handles take it here, only for this. Shared handles take slots from this
-    /// thread's chunk `slots`.
+    /// lock; `Shared` handles take it here, only for this, waiting while another thread holds
+    /// it. Shared handles take slots from this thread's chunk `slots`.
     #[inline]
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn expand(
