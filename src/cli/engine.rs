@@ -7,12 +7,13 @@
 //! without being held whole. An engine that has waited a second (`IDLE_RELEASE`) for a request
 //! gives the memory its searches freed back to the operating system ([`crate::allocator`]).
 
-use std::io::{BufRead, Write};
+use std::io::BufRead;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crossbeam::channel::RecvTimeoutError;
 
+use super::stdout::outln;
 use crate::allocator::release_idle_memory;
 use crate::limits::MAX_LINE_BYTES;
 use crate::protocol::{Engine, asks_to_stop};
@@ -98,8 +99,6 @@ pub fn run() -> Result<(), String> {
             }
         });
     }
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
     loop {
         let (number, line) = match rx.recv_timeout(IDLE_RELEASE) {
             Ok(request) => request,
@@ -124,9 +123,7 @@ pub fn run() -> Result<(), String> {
                 "request line of {bytes} bytes refused: the limit is {MAX_LINE_BYTES} bytes"
             )),
         };
-        writeln!(out, "{}", reply.line)
-            .and_then(|()| out.flush())
-            .map_err(|e| format!("cannot write stdout: {e}"))?;
+        outln!("{}", reply.line)?;
         if reply.quit {
             return Ok(());
         }

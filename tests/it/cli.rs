@@ -1,6 +1,7 @@
 //! The binary's behaviour on good and bad input: bad input gets one line on stderr naming what
 //! was wrong and a non-zero exit, never a panic.
 
+use std::io::Write;
 use std::process::{Command, Output};
 
 fn cardsearch(args: &[&str]) -> Output {
@@ -1172,6 +1173,27 @@ fn a_closed_pipe_on_standard_output_ends_quietly_with_status_141() {
         assert_eq!(out.status.code(), Some(141), "{args:?}: {stderr}");
         assert!(stderr.is_empty(), "{args:?}: {stderr}");
     }
+    // The engine too, whose client leaving first is the usual end of a session.
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let mut engine = Command::new(env!("CARGO_BIN_EXE_cardsearch"))
+        .arg("engine")
+        .stdin(std::process::Stdio::piped())
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    engine
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"{\"cmd\":\"hello\"}\n")
+        .unwrap();
+    // Its input ends after the one request, so it cannot wait for more.
+    let out = engine.wait_with_output().expect("engine ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(141), "engine: {stderr}");
+    assert!(stderr.is_empty(), "engine: {stderr}");
 }
 
 /// A file with a line far longer than any game's record (2 MiB, no end of line: what
