@@ -158,8 +158,9 @@ pub const STRONG_PRESET: &str = "reward=mix:w=0.3";
 /// `spec` with the options of `preset=strong` filled in where it gives none: first the game's
 /// own (`game_preset`, [`crate::game::Game::STRONG_PRESET`]), then the general
 /// [`STRONG_PRESET`]. The preset's playout options are left out where `spec` names its own
-/// playout, and for MO-ISMCTS NAST and EPIC, which it has neither (it keeps random playouts);
-/// inference options are left out for every algorithm but SO-ISMCTS.
+/// playout, its inference options where `spec` sets `infer`, and for MO-ISMCTS NAST and EPIC,
+/// which it has neither (it keeps random playouts); inference options and the prior are left
+/// out for every algorithm but SO-ISMCTS.
 /// Without `preset=strong`, `spec` as it is.
 pub fn with_preset(
     spec: &Spec,
@@ -183,6 +184,9 @@ pub fn with_preset(
     // A playout given beside the preset comes with its own parameters: the preset's `policy`
     // (NAST's) or `epsilon` (the rule's) would not apply to it.
     let own_playout = spec.has("playout");
+    // Likewise `infer=` beside the preset (`infer=0` to turn it off) comes without the
+    // preset's `infer_eps` and `infer_model`, which would not apply to it.
+    let own_inference = spec.has("infer");
     for word in words() {
         let (key, value) = word
             .split_once('=')
@@ -193,6 +197,7 @@ pub fn with_preset(
         let ismcts_option = key.starts_with("infer") || key == "prior";
         if out.has(key)
             || (own_playout && playout_option)
+            || (own_inference && key.starts_with("infer"))
             || (algorithm == Algorithm::MoIsmcts && playout_option && ngram_playout)
             || (algorithm != Algorithm::Ismcts && ismcts_option)
         {
@@ -304,16 +309,24 @@ pub(crate) const OPT_EPSILON: OptionDoc = OptionDoc {
     help: "heuristic and model playouts: probability of a uniformly random move instead of the \
            rule's or the model's",
 };
-pub(crate) const OPT_PRESET: OptionDoc = OptionDoc {
+const OPT_PRESET: OptionDoc = OptionDoc {
     key: "preset",
     default: "none",
-    help: "none | strong: the strongest measured settings per game as defaults (Bisca: \
-           playout=nast,policy=ucb1,reward=pwl; Hearts: playout=heuristic,reward=mix:w=0.1; \
-           Sueca: playout=model; other games: reward=mix:w=0.3, win first, then margin; Sueca \
-           and Bisca add infer=1000,infer_model=learned,infer_eps=0.1 to SO-ISMCTS, Bisca \
-           also prior=64; \
-           docs/results.md); options given beside it override it (a playout, with its own \
-           parameters)",
+    help: "none | strong: the strongest measured settings per game as defaults \
+           (docs/results.md): Bisca playout=nast,policy=ucb1,reward=pwl; Hearts \
+           playout=heuristic,reward=mix:w=0.1; Sueca playout=model,reward=mix:w=0.3; other \
+           games reward=mix:w=0.3 (win first, then margin); for SO-ISMCTS in Sueca and Bisca \
+           also infer=1000,infer_model=learned,infer_eps=0.1 (used where the game can replay \
+           its deals: not Bisca with the exchange), and in Bisca prior=64. Options given \
+           beside it override it (a playout or infer=, with their own parameters)",
+};
+const OPT_PRESET_MO_ISMCTS: OptionDoc = OptionDoc {
+    key: "preset",
+    default: "none",
+    help: "none | strong: ismcts's preset without what MO-ISMCTS does not take (NAST, \
+           inference, the prior): Hearts playout=heuristic,reward=mix:w=0.1; Sueca \
+           playout=model,reward=mix:w=0.3; Bisca nothing beyond the defaults; other games \
+           reward=mix:w=0.3. Options given beside it override it",
 };
 pub(crate) const OPT_REWARD: OptionDoc = OptionDoc {
     key: "reward",
@@ -414,7 +427,7 @@ pub const UCT_OPTIONS: &[OptionDoc] = &[
 /// Options of the `mo-ismcts` agent: those of `ismcts` but `leaf_solve`, `infer`, NAST and
 /// EPIC, and with fewer parallel modes.
 pub const MO_ISMCTS_OPTIONS: &[OptionDoc] = &[
-    OPT_PRESET,
+    OPT_PRESET_MO_ISMCTS,
     OPT_C,
     OPT_PRIOR,
     OptionDoc {

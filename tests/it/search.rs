@@ -779,6 +779,19 @@ fn the_strong_preset_is_chosen_per_game_and_yields_to_given_options() {
         &["playout=nast:n=2,policy=gibbs", "reward=mix:w=0.1"],
         &["epsilon"],
     );
+    // `infer=0` beside the preset turns inference off, with the preset's inference options.
+    let off = settings(agent::<Sueca>("ismcts:preset=strong,infer=0").spec());
+    expect(
+        &off,
+        &["playout=model", "reward=mix:w=0.3"],
+        &["infer_eps", "infer_model"],
+    );
+    let off = settings(agent::<Bisca>("ismcts:preset=strong,infer=0").spec());
+    expect(
+        &off,
+        &["policy=ucb1", "prior=64"],
+        &["infer_eps", "infer_model"],
+    );
     // An unknown option beside the preset is still an error.
     let err = agents::build::<Bisca>(&"ismcts:preset=strong,bogus=1".parse::<Spec>().unwrap())
         .err()
