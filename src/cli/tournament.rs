@@ -25,8 +25,9 @@ a kill: finished games are not played again. Ratings: maximum-likelihood Elo (Br
 draw half a win) fitted to every pairing jointly, with 95% intervals, the --anchor agent at 0."
 )]
 pub struct TournamentArgs {
-    /// The agents, comma-separated, e.g. `random,pimc,ismcts:c=0.7,threads=2` (an item with `=`
-    /// and no `:` is an option of the agent before it). May be given more than once.
+    /// The agents, comma-separated, e.g. `random,pimc,ismcts:c=0.7,reward=mix:w=0.3` (an item
+    /// whose first `=` comes before any `:` is an option of the agent before it). May be given
+    /// more than once.
     #[arg(long, required = true)]
     pub agents: Vec<String>,
     /// Play the first agent against each of the others only, instead of every pairing.
@@ -46,16 +47,21 @@ pub struct TournamentArgs {
     pub series: SeriesArgs,
 }
 
-/// Splits `--agents` lists into specs: commas separate agents, but an item with `=` and no `:`
-/// continues the options of the agent before it (`ismcts:c=0.7,threads=2`). Such an item
-/// with no agent before it in its list is an error that says so: as a spec of its own it would
-/// only be called malformed.
+/// Splits `--agents` lists into specs: commas separate agents, but an item whose first `=`
+/// comes before any `:` continues the options of the agent before it
+/// (`ismcts:c=0.7,reward=mix:w=0.3`: an option's value may hold a `:`, an agent's name may
+/// not). Such an item with no agent before it in its list is an error that says so: as a spec
+/// of its own it would only be called malformed.
 pub fn split_agents(lists: &[String]) -> Result<Vec<String>, String> {
     let mut out: Vec<String> = Vec::new();
     for list in lists {
         let mut here: Vec<String> = Vec::new();
         for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            let is_option = item.contains('=') && !item.contains(':');
+            let is_option = match (item.find('='), item.find(':')) {
+                (Some(equals), Some(colon)) => equals < colon,
+                (Some(_), None) => true,
+                (None, _) => false,
+            };
             match here.last_mut() {
                 Some(last) if is_option => {
                     last.push(',');
@@ -288,7 +294,8 @@ mod tests {
     fn agent_lists_keep_options_with_their_agent() {
         let got = split_agents(&[
             "random, pimc:dets=20,iterations=50,ismcts".into(),
-            "ismcts:c=0.7".into(),
+            "ismcts:c=0.7,reward=mix:w=0.3,playout=nast:n=3,policy=gibbs:tau=0.5".into(),
+            "ismcts:c=1".into(),
         ])
         .unwrap();
         assert_eq!(
@@ -297,7 +304,8 @@ mod tests {
                 "random",
                 "pimc:dets=20,iterations=50",
                 "ismcts",
-                "ismcts:c=0.7"
+                "ismcts:c=0.7,reward=mix:w=0.3,playout=nast:n=3,policy=gibbs:tau=0.5",
+                "ismcts:c=1"
             ]
         );
     }
