@@ -43,10 +43,11 @@ pub struct CurveArgs {
     /// The reference's iterations per move (unless its spec sets its own budget).
     #[arg(long, default_value_t = 1000)]
     pub reference_iterations: u64,
-    /// Comma-separated iterations per move, e.g. 1000,2000,4000.
+    /// Comma-separated iterations per move, e.g. 1000,2000,4000 (the default is
+    /// 1000,2000,4000,8000); each even, as it is played against its half, unless --no-half.
     #[arg(long, conflicts_with = "time_ms")]
     pub iterations: Option<String>,
-    /// Comma-separated milliseconds per move, e.g. 10,20,40.
+    /// Comma-separated milliseconds per move, e.g. 10,20,40; each even unless --no-half.
     #[arg(long)]
     pub time_ms: Option<String>,
     /// Deals per match.
@@ -151,8 +152,15 @@ impl GameVisitor for CurveVisitor<'_> {
     }
 }
 
-/// Reads a comma-separated list of positive budgets.
-fn rungs(text: &str, what: &str, max: u64, make: fn(u64) -> Rung) -> Result<Vec<Rung>, String> {
+/// Reads a comma-separated list of positive budgets; with `halves`, each must have an exact
+/// half, as its match against half the budget is counted as one doubling.
+fn rungs(
+    text: &str,
+    what: &str,
+    max: u64,
+    halves: bool,
+    make: fn(u64) -> Rung,
+) -> Result<Vec<Rung>, String> {
     let mut out = Vec::new();
     for item in text.split(',') {
         let n: u64 = item
@@ -160,6 +168,12 @@ fn rungs(text: &str, what: &str, max: u64, make: fn(u64) -> Rung) -> Result<Vec<
             .parse()
             .map_err(|_| format!("--{what}: '{}' is not a number", limits::excerpt(item)))?;
         limits::positive_at_most(what, n, max).map_err(|e| format!("--{e}"))?;
+        if halves && n % 2 == 1 {
+            return Err(format!(
+                "--{what}: {n} has no exact half to play against (give even budgets, or \
+                 --no-half)"
+            ));
+        }
         // A rung given twice would be one rung in the report, with half the games asked for.
         if out.contains(&make(n)) {
             return Err(format!("--{what}: {n} is given twice"));
@@ -173,13 +187,21 @@ fn rungs(text: &str, what: &str, max: u64, make: fn(u64) -> Rung) -> Result<Vec<
 /// Runs `cardsearch curve`.
 pub fn run(args: &CurveArgs) -> Result<(), String> {
     let spec = |s: &str| s.parse::<Spec>().map_err(|e| e.to_string());
+    let halves = !args.no_half;
     let rungs = match (&args.iterations, &args.time_ms) {
-        (Some(list), None) => rungs(list, "iterations", limits::MAX_ITERATIONS, Rung::Iterations)?,
-        (None, Some(list)) => rungs(list, "time-ms", limits::MAX_TIME_MS, Rung::Millis)?,
+        (Some(list), None) => rungs(
+            list,
+            "iterations",
+            limits::MAX_ITERATIONS,
+            halves,
+            Rung::Iterations,
+        )?,
+        (None, Some(list)) => rungs(list, "time-ms", limits::MAX_TIME_MS, halves, Rung::Millis)?,
         (None, None) => rungs(
             "1000,2000,4000,8000",
             "iterations",
             limits::MAX_ITERATIONS,
+            halves,
             Rung::Iterations,
         )?,
         (Some(_), Some(_)) => return Err("give --iterations or --time-ms, not both".into()),

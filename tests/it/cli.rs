@@ -656,6 +656,17 @@ fn curve_rejects_bad_ladders() {
         &["curve", "--iterations", "2000,1000,2000", "--quiet"],
         "2000 is given twice",
     );
+    // A rung of 1 would be played against itself, and 3 against 1, each as one doubling.
+    for odd in ["1", "1000,3"] {
+        assert_clean_error(
+            &["curve", "--iterations", odd, "--quiet"],
+            "has no exact half",
+        );
+    }
+    assert_clean_error(
+        &["curve", "--time-ms", "5", "--quiet"],
+        "5 has no exact half",
+    );
     assert_clean_error(&["curve", "--agent", "nobody", "--quiet"], "nobody");
     assert_clean_error(&["curve", "--reference", "ismcts:c=-2", "--quiet"], "c=-2");
     assert_clean_error(
