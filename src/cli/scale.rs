@@ -58,14 +58,29 @@ pub struct ScaleArgs {
     pub quiet: bool,
 }
 
-fn parse_list<T: std::str::FromStr>(s: &str, what: &str) -> Result<Vec<T>, String> {
+/// Reads a comma-separated list; an item given twice is refused, as it would be measured and
+/// reported twice under one label.
+fn parse_list<T>(s: &str, what: &str) -> Result<Vec<T>, String>
+where
+    T: std::str::FromStr + PartialEq + std::fmt::Display,
+{
     let v: Result<Vec<T>, _> = s.split(',').map(|x| x.trim().parse::<T>()).collect();
-    match v {
-        Ok(v) if !v.is_empty() => Ok(v),
-        _ => Err(format!(
-            "malformed --{what} '{s}': expected a comma-separated list"
-        )),
+    let v = match v {
+        Ok(v) if !v.is_empty() => v,
+        _ => {
+            return Err(format!(
+                "malformed --{what} '{s}': expected a comma-separated list"
+            ));
+        }
+    };
+    if let Some(twice) = v
+        .iter()
+        .enumerate()
+        .find_map(|(i, x)| v[..i].contains(x).then_some(x))
+    {
+        return Err(format!("--{what}: {twice} is given twice"));
     }
+    Ok(v)
 }
 
 /// The most positions a speed measurement searches.

@@ -497,6 +497,14 @@ fn scale_rejects_bad_modes_and_thread_counts() {
     assert_clean_error(&["scale", "--modes", "root,bogus", "--quiet"], "bogus");
     assert_clean_error(&["scale", "--threads", "1,0", "--quiet"], "threads");
     assert_clean_error(&["scale", "--threads", "two", "--quiet"], "two");
+    assert_clean_error(
+        &["scale", "--modes", "root,tree,root", "--quiet"],
+        "root is given twice",
+    );
+    assert_clean_error(
+        &["scale", "--threads", "2,1,2", "--quiet"],
+        "2 is given twice",
+    );
 }
 
 /// A two-rung Tricks curve of `agent` against random play, 6 deals, written to `prefix`.
