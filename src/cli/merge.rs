@@ -28,7 +28,8 @@ pub struct MergeArgs {
     /// `tournament --summary` for a tournament's logs).
     #[arg(long)]
     pub summary: Option<PathBuf>,
-    /// Tournament logs: the agent rated 0 (its spec or its name); the first agent by default.
+    /// Tournament logs: the agent rated 0: its spec as logged or as given to `tournament`, or
+    /// its name, if that picks out one agent; the first agent by default.
     #[arg(long)]
     pub anchor: Option<String>,
     /// Tournament logs: draw the ratings as an SVG plot to this file.
@@ -147,20 +148,7 @@ fn merge_tournament(
     }
     let anchor = match &args.anchor {
         None => 0,
-        Some(name) => {
-            let named = |a: &String| a == name || a.split(':').next() == Some(name.as_str());
-            let found: Vec<usize> = (0..agents.len()).filter(|&i| named(&agents[i])).collect();
-            match found[..] {
-                [i] => i,
-                _ => {
-                    return Err(format!(
-                        "--anchor '{name}' names {} of the agents ({})",
-                        if found.is_empty() { "none" } else { "several" },
-                        agents.join(" ")
-                    ));
-                }
-            }
-        }
+        Some(name) => super::tournament::anchor_index(name, &agents)?,
     };
     let first = &pairs[0].1[0].record;
     let report = TournamentReport::new(first.game.clone(), agents, pairings, anchor);

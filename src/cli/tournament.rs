@@ -33,7 +33,8 @@ pub struct TournamentArgs {
     /// Play the first agent against each of the others only, instead of every pairing.
     #[arg(long)]
     pub gauntlet: bool,
-    /// The agent rated 0 (its spec as given); the first agent by default.
+    /// The agent rated 0: its spec as given, or its name, or some of its options
+    /// (`ismcts:c=0.7`), if they pick out one agent; the first agent by default.
     #[arg(long)]
     pub anchor: Option<String>,
     /// Deals per pairing; each is played once per seating.
@@ -81,6 +82,39 @@ pub fn split_agents(lists: &[String]) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
+/// The index of the agent `--anchor` names among `agents`: the one whose spec is `anchor`
+/// whole; else the one agent with `anchor`'s name and every option `anchor` gives, at the same
+/// value (`ismcts` or `ismcts:c=0.7` for a logged `ismcts:c=0.7,playout=random,…`). Naming
+/// none of the agents, or several, is an error that lists them.
+pub(super) fn anchor_index(anchor: &str, agents: &[String]) -> Result<usize, String> {
+    if let Some(i) = agents.iter().position(|a| a == anchor) {
+        return Ok(i);
+    }
+    let wanted = anchor
+        .parse::<Spec>()
+        .map_err(|e| format!("--anchor: {e}"))?;
+    let names_it = |agent: &String| {
+        agent.parse::<Spec>().is_ok_and(|spec| {
+            spec.name == wanted.name
+                && wanted
+                    .options
+                    .iter()
+                    .all(|(key, value)| spec.options.iter().any(|(k, v)| k == key && v == value))
+        })
+    };
+    let found: Vec<usize> = (0..agents.len())
+        .filter(|&i| names_it(&agents[i]))
+        .collect();
+    match found[..] {
+        [i] => Ok(i),
+        _ => Err(format!(
+            "--anchor '{anchor}' names {} of the agents ({})",
+            if found.is_empty() { "none" } else { "several" },
+            agents.join(" ")
+        )),
+    }
+}
+
 impl TournamentArgs {
     /// Checks and converts the arguments.
     pub fn config(&self) -> Result<TournamentConfig, String> {
@@ -97,12 +131,7 @@ impl TournamentArgs {
         positive_at_most("agents", names.len(), limits::MAX_AGENTS).map_err(flag)?;
         let anchor = match &self.anchor {
             None => 0,
-            Some(a) => names.iter().position(|n| n == a).ok_or_else(|| {
-                format!(
-                    "--anchor '{a}' is not one of the agents ({})",
-                    names.join(" ")
-                )
-            })?,
+            Some(a) => anchor_index(a, &names)?,
         };
         Ok(TournamentConfig {
             game: series.game,
@@ -308,6 +337,34 @@ mod tests {
                 "ismcts:c=1"
             ]
         );
+    }
+
+    #[test]
+    fn an_anchor_is_found_by_its_spec_its_name_or_some_of_its_options() {
+        let logged: Vec<String> = [
+            "random",
+            "ismcts:c=0.7,playout=random,reward=pwl",
+            "ismcts:c=1,playout=random,reward=pwl",
+            "pimc:dets=20,c=0.7",
+        ]
+        .map(String::from)
+        .into();
+        for (anchor, index) in [
+            ("random", 0),
+            ("ismcts:c=0.7", 1),
+            ("ismcts:c=1,playout=random,reward=pwl", 2),
+            ("pimc", 3),
+        ] {
+            assert_eq!(anchor_index(anchor, &logged), Ok(index), "{anchor}");
+        }
+        for (anchor, why) in [
+            ("ismcts", "names several"),
+            ("ismcts:c=2", "names none"),
+            ("uct", "names none"),
+        ] {
+            let e = anchor_index(anchor, &logged).unwrap_err();
+            assert!(e.contains(why) && e.contains("random ismcts:c=0.7"), "{e}");
+        }
     }
 
     #[test]

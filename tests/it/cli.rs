@@ -1497,3 +1497,42 @@ fn a_play_log_of_sueca_puts_the_person_and_their_partner_on_one_side() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `--anchor` names an agent the same ways in `tournament` and in `merge` of its log: by its
+/// name, or by the spec given to the tournament (the log holds the full spec).
+#[test]
+fn tournament_and_merge_take_the_same_anchor_names() {
+    let dir = scratch_dir("anchor");
+    let log = dir.join("t.jsonl");
+    let log = log.to_str().unwrap();
+    let anchored = |out: &Output| {
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(stdout.contains("95% interval, ismcts:c=0.7,"), "{stdout}");
+    };
+    anchored(&cardsearch(&[
+        "tournament",
+        "--game",
+        "tricks",
+        "--agents",
+        "random,pimc,ismcts:c=0.7",
+        "--anchor",
+        "ismcts",
+        "--deals",
+        "1",
+        "--iterations",
+        "10",
+        "--quiet",
+        "--out",
+        log,
+    ]));
+    for name in ["ismcts:c=0.7", "ismcts"] {
+        anchored(&cardsearch(&["merge", "--anchor", name, log]));
+    }
+    assert_clean_error(&["merge", "--anchor", "ismcts:c=2", log], "names none");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
