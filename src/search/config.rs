@@ -398,8 +398,9 @@ pub const SEARCH_OPTIONS: &[OptionDoc] = &[
     OPT_TURN_SHARE,
 ];
 
-/// Options of the `uct` agent: those of `ismcts` but `root_batch`, `leaf_solve` and inference
-/// (it searches the true state, so there is no deal to infer and no root to batch).
+/// Options of the `uct` agent: those of `ismcts` but `root_batch`, `leaf_solve`, inference and
+/// the endgame's deals and pick (it searches the true state, so there is no deal to infer,
+/// sample or vote over and no root to batch).
 pub const UCT_OPTIONS: &[OptionDoc] = &[
     OPT_PRESET,
     OPT_C,
@@ -414,8 +415,6 @@ pub const UCT_OPTIONS: &[OptionDoc] = &[
     OPT_THREADS,
     OPT_VIRTUAL_LOSS,
     OPT_ENDGAME,
-    OPT_ENDGAME_PICK,
-    OPT_ENDGAME_DEALS,
     OPT_ENDGAME_NODES,
     OPT_PRIOR,
     OPT_REUSE,
@@ -734,6 +733,16 @@ impl SearchConfig {
         };
         let budget = budget_from_spec(spec)?;
         let endgame = EndgameConfig::from_spec(spec)?;
+        // UCT solves the one true deal it sees: there are no deals to sample or vote over.
+        if algorithm == Algorithm::Uct
+            && let Some(key) = ["endgame_pick", "endgame_deals"]
+                .into_iter()
+                .find(|k| spec.has(k))
+        {
+            return Err(err(format!(
+                "{key} does not apply to uct, which solves its one true deal"
+            )));
+        }
         if algorithm == Algorithm::MoIsmcts && parallel == Parallel::TreeLocked {
             // Locked walks record the one node lock a thread holds (to free it on a panic) and
             // a walk over a tree per seat would hold one per tree.
@@ -923,13 +932,13 @@ mod tests {
 
     fn parse(text: &str) -> Result<SearchConfig, SpecError> {
         let spec: Spec = text.parse().unwrap();
-        let alg = if spec.name == "pimc" {
-            Algorithm::Pimc {
+        let alg = match spec.name.as_str() {
+            "pimc" => Algorithm::Pimc {
                 dets: 0,
                 vote: false,
-            }
-        } else {
-            Algorithm::Ismcts
+            },
+            "uct" => Algorithm::Uct,
+            _ => Algorithm::Ismcts,
         };
         let cfg = SearchConfig::from_spec(&spec, alg)?;
         spec.finish()?;
@@ -1013,6 +1022,14 @@ mod tests {
             ("ismcts:endgame=soon", "endgame=soon"),
             ("ismcts:endgame_pick=best", "endgame_pick=best"),
             ("ismcts:endgame_deals=0", "endgame_deals=0 must be from 1"),
+            (
+                "uct:endgame=8,endgame_pick=vote",
+                "endgame_pick does not apply to uct",
+            ),
+            (
+                "uct:endgame=8,endgame_deals=5",
+                "endgame_deals does not apply to uct",
+            ),
             ("ismcts:endgame_nodes=0", "endgame_nodes=0 must be from 1"),
             ("ismcts:endgame_nodes=lots", "endgame_nodes=lots"),
             ("ismcts:leaf_solve=17", "leaf_solve=17 must be at most 16"),
