@@ -42,7 +42,8 @@ pub const MO_ISMCTS_INFO: AgentInfo = AgentInfo {
 /// Documentation of `pimc`.
 pub const PIMC_INFO: AgentInfo = AgentInfo {
     name: "pimc",
-    about: "determinized UCT (perfect-information Monte Carlo): search D sampled deals, vote",
+    about: "determinized UCT (perfect-information Monte Carlo): search D sampled deals, then \
+            sum their visits or (vote=true) let each vote for its best move",
     options: PIMC_OPTIONS,
 };
 

@@ -110,8 +110,7 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         .map_or(String::new(), |(i, n)| format!(", shard {i}/{n}"));
     let report =
         games::dispatch(&game, MatchVisitor { args, cfg }).map_err(|e| e.to_string())??;
-    let own = [&report.a.spec, &report.b.spec].map(|full| names_own_budget(full));
-    let budget = budget_line(&match_budget, &own);
+    let budget = budget_line(&match_budget, &[&report.a.spec, &report.b.spec]);
     outln!("{game}: A = {a} vs B = {b}, {deals} deals, {budget}, seed {seed}{shard}")?;
     out!("{}", format_report(&report))?;
     args.series.write_summary(&report)
@@ -130,16 +129,33 @@ pub fn names_own_budget(spec: &str) -> bool {
     spec.parse::<Spec>().is_ok_and(|s| has_own_budget(&s))
 }
 
+/// The turn planners, whose budget is a turn's, not a move's: in a game of several actions a
+/// turn (ASMACAG) the paper's regime gives them the budget per turn.
+const TURN_PLANNERS: [&str; 4] = [
+    crate::agents::osla::INFO.name,
+    crate::agents::turn_mcts::INFO.name,
+    crate::agents::evolution::INFO.name,
+    crate::agents::ntboe::INFO.name,
+];
+
 /// What budget the agents of a match or tournament searched with, for its headline: the match's
-/// (`match_budget`, as `Budget::describe` words it) for every agent whose `own` flag
-/// ([`has_own_budget`]) is false. Two agents are A and B.
-pub fn budget_line(match_budget: &str, own: &[bool]) -> String {
-    match own {
-        _ if !own.contains(&true) => format!("{match_budget} per move"),
+/// (`match_budget`, as `Budget::describe` words it) for every agent whose full spec in `agents`
+/// does not name its own ([`has_own_budget`]), per turn for the turn planners. Two agents are
+/// A and B.
+pub fn budget_line(match_budget: &str, agents: &[&str]) -> String {
+    let own: Vec<bool> = agents.iter().map(|a| names_own_budget(a)).collect();
+    let planner = |a: &&str| TURN_PLANNERS.contains(&a.split(':').next().unwrap_or(a));
+    let per = if agents.iter().zip(&own).any(|(a, &own)| !own && planner(a)) {
+        "per move (per turn for the turn planners)"
+    } else {
+        "per move"
+    };
+    match own[..] {
+        _ if !own.contains(&true) => format!("{match_budget} {per}"),
         _ if !own.contains(&false) => "each agent's own budget".to_string(),
-        [true, false] => format!("B {match_budget} per move, A its own budget"),
-        [false, true] => format!("A {match_budget} per move, B its own budget"),
-        _ => format!("{match_budget} per move unless an agent's spec sets its own"),
+        [true, false] => format!("B {match_budget} {per}, A its own budget"),
+        [false, true] => format!("A {match_budget} {per}, B its own budget"),
+        _ => format!("{match_budget} {per} unless an agent's spec sets its own"),
     }
 }
 
@@ -254,16 +270,26 @@ mod tests {
 
     #[test]
     fn the_budget_line_names_the_agents_that_searched_with_their_own() {
-        let line = |own: &[bool]| budget_line("1000 it", own);
-        assert_eq!(line(&[false, false]), "1000 it per move");
-        assert_eq!(line(&[true, true]), "each agent's own budget");
-        assert_eq!(line(&[true, false]), "B 1000 it per move, A its own budget");
-        assert_eq!(line(&[false, true]), "A 1000 it per move, B its own budget");
+        let line = |agents: &[&str]| budget_line("1000 it", agents);
+        let (own, plain) = ("ismcts:iterations=5", "ismcts:c=0.7");
+        assert_eq!(line(&[plain, plain]), "1000 it per move");
+        assert_eq!(line(&[own, own]), "each agent's own budget");
+        assert_eq!(line(&[own, plain]), "B 1000 it per move, A its own budget");
+        assert_eq!(line(&[plain, own]), "A 1000 it per move, B its own budget");
         assert_eq!(
-            line(&[false, true, false]),
+            line(&[plain, own, plain]),
             "1000 it per move unless an agent's spec sets its own"
         );
-        assert_eq!(line(&[true, true, true]), "each agent's own budget");
+        assert_eq!(line(&[own, own, own]), "each agent's own budget");
+        // A turn planner's budget is a turn's; one with its own budget takes the match's not.
+        assert_eq!(
+            line(&["ntboe:threads=1", plain]),
+            "1000 it per move (per turn for the turn planners)"
+        );
+        assert_eq!(
+            line(&["osla:iterations=9", plain]),
+            "B 1000 it per move, A its own budget"
+        );
         assert!(names_own_budget("ismcts:iterations=20"));
         assert!(names_own_budget("pimc:time_ms=5,dets=4"));
         assert!(!names_own_budget("ismcts:c=0.4"));

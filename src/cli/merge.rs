@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::match_cmd::{budget_line, format_report, names_own_budget};
+use super::match_cmd::{budget_line, format_report};
 use super::output;
 use super::tournament::{format_tournament, write_outputs};
 use crate::harness::log::{Logged, Merged, merge_records, read_log};
@@ -89,10 +89,7 @@ pub fn run(args: &MergeArgs) -> Result<(), String> {
         r.agent_a,
         r.agent_b,
         merged.report.tally.deals,
-        budget_line(
-            &r.budget,
-            &[&r.agent_a, &r.agent_b].map(|a| names_own_budget(a))
-        ),
+        budget_line(&r.budget, &[&r.agent_a, &r.agent_b]),
         r.seed
     )?;
     out!("{}", format_report(&merged.report))?;
@@ -152,13 +149,13 @@ fn merge_tournament(
     };
     let first = &pairs[0].1[0].record;
     let report = TournamentReport::new(first.game.clone(), agents, pairings, anchor);
-    let own: Vec<bool> = report.agents.iter().map(|a| names_own_budget(a)).collect();
+    let agents: Vec<&str> = report.agents.iter().map(String::as_str).collect();
     outln!(
         "{}: {} agents, {} pairings, {}, seed {}",
         first.game,
         report.agents.len(),
         report.pairings.len(),
-        budget_line(&first.budget, &own),
+        budget_line(&first.budget, &agents),
         first.seed
     )?;
     out!("{}", format_tournament(&report))?;

@@ -138,11 +138,12 @@ impl SeriesArgs {
 /// `--iterations` and `--time-ms`, for the commands that share them.
 #[derive(Args, Debug, Clone)]
 pub struct BudgetArgs {
-    /// Iterations per move (default 1000 unless --time-ms is given); an agent's own
-    /// `iterations=` or `time_ms=` replaces it for that agent.
+    /// Iterations per move, per turn for the turn planners (default 1000 unless --time-ms is
+    /// given); an agent's own `iterations=` or `time_ms=` replaces it for that agent.
     #[arg(long)]
     pub iterations: Option<u64>,
-    /// Milliseconds per move: agents search until the time is up.
+    /// Milliseconds per move (per turn for the turn planners): agents search until the time is
+    /// up, or until --iterations, if also given, are spent.
     #[arg(long)]
     pub time_ms: Option<u64>,
 }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::match_cmd::{budget_line, names_own_budget};
+use super::match_cmd::budget_line;
 use super::output::{self, write_json};
 use super::series::SeriesArgs;
 use crate::games::{self, GameDef, GameVisitor};
@@ -200,8 +200,8 @@ pub fn run(args: &TournamentArgs) -> Result<(), String> {
         games::dispatch(&game, TournamentVisitor { args, cfg }).map_err(|e| e.to_string())??;
     // Which agents searched with their own budget, from their full specs, as `merge` reads them
     // from the logs: a budget that is an agent's own default (pentago-student's) counts too.
-    let own: Vec<bool> = report.agents.iter().map(|a| names_own_budget(a)).collect();
-    outln!("{lead}, {}, {tail}", budget_line(&budget, &own))?;
+    let agents: Vec<&str> = report.agents.iter().map(String::as_str).collect();
+    outln!("{lead}, {}, {tail}", budget_line(&budget, &agents))?;
     out!("{}", format_tournament(&report))?;
     write_outputs(
         &report,
