@@ -169,11 +169,13 @@ pub(super) fn tree<G: Game, W: Worlds<G>, A: Concurrent>(
     let done = crew.run(|i| {
         let t: Vec<TreeRef<'_, G::Move, A>> = trees.iter().map(Tree::concurrent::<A>).collect();
         let roller = roller.for_thread(i);
-        // Rows for the root's grandchildren only for a lock-free walk over one tree: MO-ISMCTS's
-        // trees (one a seat) select below a root child only where a seat moves twice in a row,
-        // and share those levels directly rather than keep 82 KB of rows a seat; locked walks
-        // update under each node's lock.
-        let hold = holds_top_levels::<A>() && t.len() == 1;
+        // Rows for the root's grandchildren only for a lock-free ISMCTS walk over one tree:
+        // MO-ISMCTS's trees (one a seat) select below a root child only where a seat moves
+        // twice in a row, and share those levels directly rather than keep 82 KB of rows a
+        // seat; locked walks update under each node's lock; and the rows hold statistics
+        // relative to availability, which UCT's and PIMC's walks do not count (they would be
+        // made and never read).
+        let hold = holds_top_levels::<A>() && t.len() == 1 && W::AVAILABILITY;
         let mut walk = Walk::new(ucb, true, hold, roller.logs_moves(), t.len());
         let mut rng = rng_from_seed(seeds[i]);
         // Iteration numbers interleave threads so PIMC's roots are used evenly.
