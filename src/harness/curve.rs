@@ -7,6 +7,16 @@
 //! slope is the gain per doubling over the whole ladder. Against the half budget, each match
 //! measures one doubling directly; their precision-weighted mean is the second estimate, and
 //! the per-point values show where the gain fades.
+//!
+//! Every match plays the same deals (one seed), so the points are not independent: a deal that
+//! favours the agent at one rung tends to at the others. The fits keep their precision
+//! weights, but their intervals come from the covariance of the points, each pair's
+//! correlation measured over the deals both matches played (with the delta method, the
+//! correlation of two Elo estimates is that of their per-deal scores), and Student's t at the
+//! deals' degrees of freedom. Treated as independent, correlated points made the half-budget
+//! interval too narrow (in Tricks about 85% coverage) and the slope's too wide.
+
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -14,7 +24,7 @@ use super::runner::{
     GameRecord, MatchConfig, MatchObserver, MatchReport, agents_spec, run_match_resuming,
 };
 use super::seating::Lineup;
-use super::stats::{Signed, Tally, Z95, elo_of, t95};
+use super::stats::{Signed, Tally, elo_of, t95};
 use crate::games::GameDef;
 use crate::search::{Budget, StopSignal};
 use crate::spec::Spec;
@@ -209,66 +219,208 @@ pub fn at_rung(agent: &Spec, rung: Rung) -> Spec {
     spec
 }
 
-/// Weighted least-squares slope of `y` on `x` (weights 1/se²) with its 95% interval; `None`
-/// with fewer than two distinct points.
-pub fn weighted_slope(points: &[(f64, f64, f64)]) -> Option<Gain> {
-    let w: Vec<f64> = points.iter().map(|p| 1.0 / p.2.max(1e-9).powi(2)).collect();
-    let sw: f64 = w.iter().sum();
-    let mx = points.iter().zip(&w).map(|(p, w)| w * p.0).sum::<f64>() / sw;
-    let my = points.iter().zip(&w).map(|(p, w)| w * p.1).sum::<f64>() / sw;
-    let sxx: f64 = points
+/// A match's score per deal (the mean over the deal's seatings), by deal index.
+pub type DealScores = BTreeMap<u64, f64>;
+
+/// One estimate a fit combines: an Elo difference with its standard error, and the per-deal
+/// scores it came from, which say how it moves with the fit's other estimates.
+#[derive(Clone, Copy, Debug)]
+pub struct Estimate<'a> {
+    /// The Elo difference.
+    pub elo: f64,
+    /// Its standard error.
+    pub se: f64,
+    /// The match's per-deal scores (empty: independent of every other estimate).
+    pub deals: &'a DealScores,
+}
+
+/// Pearson's correlation of two matches' per-deal scores over the deals both played; 0 with
+/// fewer than two such deals or when either is constant over them (no spread to move with).
+fn deal_correlation(a: &DealScores, b: &DealScores) -> f64 {
+    let pairs: Vec<(f64, f64)> = a
         .iter()
-        .zip(&w)
-        .map(|(p, w)| w * (p.0 - mx).powi(2))
-        .sum();
-    if points.len() < 2 || sxx <= 0.0 {
+        .filter_map(|(deal, &x)| b.get(deal).map(|&y| (x, y)))
+        .collect();
+    let n = pairs.len() as f64;
+    if pairs.len() < 2 {
+        return 0.0;
+    }
+    let (mx, my) = (
+        pairs.iter().map(|p| p.0).sum::<f64>() / n,
+        pairs.iter().map(|p| p.1).sum::<f64>() / n,
+    );
+    let (mut sxy, mut sxx, mut syy) = (0.0, 0.0, 0.0);
+    for (x, y) in &pairs {
+        sxy += (x - mx) * (y - my);
+        sxx += (x - mx).powi(2);
+        syy += (y - my).powi(2);
+    }
+    if sxx <= 0.0 || syy <= 0.0 {
+        return 0.0;
+    }
+    sxy / (sxx * syy).sqrt()
+}
+
+/// The 95% half-width `t · sqrt(cᵀ Σ c)` of the linear combination `Σ cᵢ·eloᵢ`, where `Σ` holds
+/// each estimate's variance and each pair's covariance `ρᵢⱼ·seᵢ·seⱼ`.
+fn combined_half_width(coefficients: &[f64], estimates: &[Estimate], t: f64) -> f64 {
+    let mut variance = 0.0;
+    for (i, (ci, ei)) in coefficients.iter().zip(estimates).enumerate() {
+        variance += (ci * ei.se).powi(2);
+        for (cj, ej) in coefficients.iter().zip(estimates).skip(i + 1) {
+            variance += 2.0 * ci * cj * deal_correlation(ei.deals, ej.deals) * ei.se * ej.se;
+        }
+    }
+    t * variance.max(0.0).sqrt()
+}
+
+/// Precision weights `1/se²` of the estimates.
+fn weights(estimates: &[Estimate]) -> Vec<f64> {
+    estimates
+        .iter()
+        .map(|e| 1.0 / e.se.max(1e-9).powi(2))
+        .collect()
+}
+
+/// Weighted least-squares slope of the estimates' Elo on `x` (weights 1/se²), with its 95%
+/// interval from their covariance and the quantile `t`; `None` with fewer than two distinct
+/// `x`.
+pub fn weighted_slope(x: &[f64], estimates: &[Estimate], t: f64) -> Option<Gain> {
+    let w = weights(estimates);
+    let sw: f64 = w.iter().sum();
+    let mx = x.iter().zip(&w).map(|(x, w)| w * x).sum::<f64>() / sw;
+    let sxx: f64 = x.iter().zip(&w).map(|(x, w)| w * (x - mx).powi(2)).sum();
+    if estimates.len() < 2 || sxx <= 0.0 {
         return None;
     }
-    let sxy: f64 = points
-        .iter()
-        .zip(&w)
-        .map(|(p, w)| w * (p.0 - mx) * (p.1 - my))
-        .sum();
-    let slope = sxy / sxx;
-    let h = Z95 / sxx.sqrt();
+    // The slope is Σ cᵢ·eloᵢ with cᵢ = wᵢ (xᵢ − x̄) / Sxx.
+    let c: Vec<f64> = x.iter().zip(&w).map(|(x, w)| w * (x - mx) / sxx).collect();
+    let slope: f64 = c.iter().zip(estimates).map(|(c, e)| c * e.elo).sum();
+    let h = combined_half_width(&c, estimates, t);
     Some(Gain {
         elo_per_doubling: slope,
         interval: (slope - h, slope + h),
     })
 }
 
-/// Precision-weighted mean of estimates `(value, se)` with its 95% interval.
-pub fn weighted_mean(estimates: &[(f64, f64)]) -> Option<Gain> {
+/// Precision-weighted mean of the estimates, with its 95% interval from their covariance and
+/// the quantile `t`.
+pub fn weighted_mean(estimates: &[Estimate], t: f64) -> Option<Gain> {
     if estimates.is_empty() {
         return None;
     }
-    let w: Vec<f64> = estimates
-        .iter()
-        .map(|e| 1.0 / e.1.max(1e-9).powi(2))
-        .collect();
+    let w = weights(estimates);
     let sw: f64 = w.iter().sum();
-    let mean = estimates.iter().zip(&w).map(|(e, w)| w * e.0).sum::<f64>() / sw;
-    let h = Z95 / sw.sqrt();
+    let c: Vec<f64> = w.iter().map(|w| w / sw).collect();
+    let mean: f64 = c.iter().zip(estimates).map(|(c, e)| c * e.elo).sum();
+    let h = combined_half_width(&c, estimates, t);
     Some(Gain {
         elo_per_doubling: mean,
         interval: (mean - h, mean + h),
     })
 }
 
-/// The estimates of the gain per doubling from a curve's points.
-pub fn fit(points: &[CurvePoint]) -> (Option<Gain>, Option<Gain>) {
-    let vs_ref: Vec<(f64, f64, f64)> = points
+/// The per-deal scores of one rung's matches, beside its [`CurvePoint`].
+#[derive(Clone, Debug, Default)]
+pub struct RungDeals {
+    /// Of the match against the reference.
+    pub vs_reference: DealScores,
+    /// Of the match against half the budget, when played.
+    pub vs_half: DealScores,
+}
+
+/// The estimates of the gain per doubling from a curve's points and their matches' per-deal
+/// scores (`deals[i]` beside `points[i]`): none while any point has fewer than two deals, whose
+/// spread is unknown.
+pub fn fit(points: &[CurvePoint], deals: &[RungDeals]) -> (Option<Gain>, Option<Gain>) {
+    let fewest = points
         .iter()
-        .map(|p| {
-            let x = (p.rung.amount() as f64).log2();
-            (x, p.vs_reference.elo, p.vs_reference.elo_se)
+        .map(|p| p.vs_reference.deals)
+        .min()
+        .unwrap_or(0);
+    if fewest < 2 {
+        return (None, None);
+    }
+    let t = t95(fewest - 1);
+    let none = DealScores::new();
+    let deals_of = |i: usize, half: bool| {
+        deals
+            .get(i)
+            .map_or(&none, |d| if half { &d.vs_half } else { &d.vs_reference })
+    };
+    let x: Vec<f64> = points
+        .iter()
+        .map(|p| (p.rung.amount() as f64).log2())
+        .collect();
+    let vs_ref: Vec<Estimate> = points
+        .iter()
+        .enumerate()
+        .map(|(i, p)| Estimate {
+            elo: p.vs_reference.elo,
+            se: p.vs_reference.elo_se,
+            deals: deals_of(i, false),
         })
         .collect();
-    let vs_half: Vec<(f64, f64)> = points
+    let vs_half: Vec<Estimate> = points
         .iter()
-        .filter_map(|p| p.vs_half.as_ref().map(|h| (h.elo, h.elo_se)))
+        .enumerate()
+        .filter_map(|(i, p)| {
+            p.vs_half.as_ref().map(|h| Estimate {
+                elo: h.elo,
+                se: h.elo_se,
+                deals: deals_of(i, true),
+            })
+        })
         .collect();
-    (weighted_slope(&vs_ref), weighted_mean(&vs_half))
+    (weighted_slope(&x, &vs_ref, t), weighted_mean(&vs_half, t))
+}
+
+/// Passes every game on to `inner` and keeps the match's per-deal scores: what the fits need
+/// of each match beyond its report.
+struct CollectDeals<'o> {
+    inner: &'o mut dyn MatchObserver,
+    /// Sum of A's scores and games, by deal index.
+    sums: BTreeMap<u64, (f64, u32)>,
+}
+
+impl<'o> CollectDeals<'o> {
+    fn new(inner: &'o mut dyn MatchObserver, resumed: &[GameRecord]) -> CollectDeals<'o> {
+        let mut collect = CollectDeals {
+            inner,
+            sums: BTreeMap::new(),
+        };
+        for r in resumed {
+            collect.add(r);
+        }
+        collect
+    }
+
+    fn add(&mut self, record: &GameRecord) {
+        let sum = self.sums.entry(record.deal_index).or_default();
+        sum.0 += record.score_a;
+        sum.1 += 1;
+    }
+
+    fn scores(&self) -> DealScores {
+        self.sums
+            .iter()
+            .map(|(&deal, &(sum, games))| (deal, sum / f64::from(games)))
+            .collect()
+    }
+}
+
+impl MatchObserver for CollectDeals<'_> {
+    fn game_finished(
+        &mut self,
+        record: &GameRecord,
+        report: &MatchReport,
+        games_done: u64,
+        games_total: u64,
+    ) {
+        self.add(record);
+        self.inner
+            .game_finished(record, report, games_done, games_total);
+    }
 }
 
 /// The agents of every match of the plan, as a game log names them (`agent_a`, `agent_b`).
@@ -313,6 +465,7 @@ pub fn run_curve<G: GameDef>(
     }
     let mut resumed = resumed.into_iter();
     let mut points = Vec::new();
+    let mut deals = Vec::new();
     for (i, &rung) in plan.rungs.iter().enumerate() {
         let agent = at_rung(&plan.agent, rung);
         let mut play = |b: Spec, observer: &mut dyn MatchObserver| {
@@ -332,22 +485,29 @@ pub fn run_curve<G: GameDef>(
             };
             // The plan's matches come in the order `logged_pairs` lists them.
             let finished = resumed.next().unwrap_or_default();
-            run_match_resuming::<G>(&cfg, config, finished, observer)
+            let mut collect = CollectDeals::new(observer, &finished);
+            let report = run_match_resuming::<G>(&cfg, config, finished, &mut collect)?;
+            Ok::<_, String>((report, collect.scores()))
         };
         progress(i, &format!("{} vs reference", rung.describe()));
-        let vs_reference = play(plan.reference.clone(), observer)?;
+        let (vs_reference, reference_deals) = play(plan.reference.clone(), observer)?;
         if vs_reference.interrupted {
             break;
         }
+        let mut rung_deals = RungDeals {
+            vs_reference: reference_deals,
+            vs_half: DealScores::new(),
+        };
         let vs_half = if plan.against_half {
             progress(
                 i,
                 &format!("{} vs {}", rung.describe(), rung.half().describe()),
             );
-            let r = play(at_rung(&plan.agent, rung.half()), observer)?;
+            let (r, half_deals) = play(at_rung(&plan.agent, rung.half()), observer)?;
             if r.interrupted {
                 break;
             }
+            rung_deals.vs_half = half_deals;
             Some(Scored::of(&r))
         } else {
             None
@@ -357,8 +517,9 @@ pub fn run_curve<G: GameDef>(
             vs_reference: Scored::of(&vs_reference),
             vs_half,
         });
+        deals.push(rung_deals);
     }
-    let (slope_vs_reference, mean_vs_half) = fit(&points);
+    let (slope_vs_reference, mean_vs_half) = fit(&points, &deals);
     let cheating = |spec: &Spec| {
         crate::agents::build::<G>(spec)
             .map(|a| a.is_cheating())
@@ -471,32 +632,121 @@ pub fn to_csv(curve: &Curve) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::harness::stats::Z95;
+
+    /// Estimates with no per-deal scores: independent of each other.
+    fn independent(values: &[(f64, f64)]) -> Vec<Estimate<'static>> {
+        static NONE: DealScores = DealScores::new();
+        values
+            .iter()
+            .map(|&(elo, se)| Estimate {
+                elo,
+                se,
+                deals: &NONE,
+            })
+            .collect()
+    }
 
     #[test]
     fn the_slope_recovers_a_known_line_and_its_uncertainty() {
-        // Elo = 30·log2(b) − 200 exactly, equal errors of 10: slope 30, interval from the
-        // textbook formula se = σ / sqrt(Σ(x − x̄)²) = 10 / sqrt(10) over x = 0..4.
-        let pts: Vec<(f64, f64, f64)> = (0..5)
-            .map(|x| (x as f64, 30.0 * x as f64 - 200.0, 10.0))
-            .collect();
-        let g = weighted_slope(&pts).unwrap();
+        // Elo = 30·log2(b) − 200 exactly, equal independent errors of 10: slope 30, interval
+        // from the textbook formula se = σ / sqrt(Σ(x − x̄)²) = 10 / sqrt(10) over x = 0..4.
+        let x: Vec<f64> = (0..5).map(f64::from).collect();
+        let line: Vec<(f64, f64)> = x.iter().map(|x| (30.0 * x - 200.0, 10.0)).collect();
+        let g = weighted_slope(&x, &independent(&line), 1.96).unwrap();
         assert!((g.elo_per_doubling - 30.0).abs() < 1e-9);
-        let h = Z95 * 10.0 / 10f64.sqrt();
+        let h = 1.96 * 10.0 / 10f64.sqrt();
         assert!((g.interval.1 - g.elo_per_doubling - h).abs() < 1e-9);
         // Precise points pull harder than imprecise ones.
-        let g = weighted_slope(&[(0.0, 0.0, 1.0), (1.0, 10.0, 1.0), (2.0, 100.0, 1000.0)]).unwrap();
+        let e = independent(&[(0.0, 1.0), (10.0, 1.0), (100.0, 1000.0)]);
+        let g = weighted_slope(&[0.0, 1.0, 2.0], &e, 1.96).unwrap();
         assert!((g.elo_per_doubling - 10.0).abs() < 0.1, "{g:?}");
-        assert!(weighted_slope(&[(1.0, 5.0, 1.0)]).is_none());
+        assert!(weighted_slope(&[1.0], &independent(&[(5.0, 1.0)]), 1.96).is_none());
     }
 
     #[test]
     fn the_mean_of_doublings_is_precision_weighted() {
-        let g = weighted_mean(&[(10.0, 1.0), (30.0, 1.0)]).unwrap();
+        let g = weighted_mean(&independent(&[(10.0, 1.0), (30.0, 1.0)]), 1.96).unwrap();
         assert!((g.elo_per_doubling - 20.0).abs() < 1e-9);
-        let h = Z95 / 2f64.sqrt();
+        let h = 1.96 / 2f64.sqrt();
         assert!((g.interval.0 - (20.0 - h)).abs() < 1e-9);
-        let g = weighted_mean(&[(10.0, 1.0), (30.0, 100.0)]).unwrap();
+        let g = weighted_mean(&independent(&[(10.0, 1.0), (30.0, 100.0)]), 1.96).unwrap();
         assert!((g.elo_per_doubling - 10.0).abs() < 0.01);
+    }
+
+    /// Matches of the same deals move together: two estimates whose per-deal scores are
+    /// perfectly correlated say no more than one, so their mean is as uncertain as either;
+    /// perfectly anti-correlated ones cancel. A slope over points that move together is more
+    /// certain than over independent ones: a shift common to every point moves no slope.
+    #[test]
+    fn correlated_matches_widen_the_mean_and_narrow_the_slope() {
+        let scores = |f: fn(f64) -> f64| -> DealScores {
+            (0..40u64).map(|d| (d, f(((d * 7) % 11) as f64))).collect()
+        };
+        let (same, also_same, opposite) =
+            (scores(|v| v), scores(|v| 0.5 * v + 1.0), scores(|v| -v));
+        let pair = |a: &DealScores, b: &DealScores| {
+            let e = [
+                Estimate {
+                    elo: 10.0,
+                    se: 4.0,
+                    deals: a,
+                },
+                Estimate {
+                    elo: 30.0,
+                    se: 4.0,
+                    deals: b,
+                },
+            ];
+            weighted_mean(&e, 2.0).unwrap().interval
+        };
+        let (lo, hi) = pair(&same, &also_same);
+        assert!((lo - (20.0 - 2.0 * 4.0)).abs() < 1e-9 && (hi - 28.0).abs() < 1e-9);
+        let (lo, hi) = pair(&same, &opposite);
+        assert!((lo - 20.0).abs() < 1e-9 && (hi - 20.0).abs() < 1e-9);
+        let independent_half = 2.0 * 4.0 / 2f64.sqrt();
+        let (lo, _) = weighted_mean(&independent(&[(10.0, 4.0), (30.0, 4.0)]), 2.0)
+            .unwrap()
+            .interval;
+        assert!((20.0 - lo - independent_half).abs() < 1e-9);
+        // Three points moving together as one: the slope's variance is that of Σ cᵢ, 0.
+        let x = [0.0, 1.0, 2.0];
+        let together: Vec<Estimate> = [5.0, 20.0, 35.0]
+            .iter()
+            .map(|&elo| Estimate {
+                elo,
+                se: 4.0,
+                deals: &same,
+            })
+            .collect();
+        let g = weighted_slope(&x, &together, 2.0).unwrap();
+        assert!((g.elo_per_doubling - 15.0).abs() < 1e-9);
+        assert!(g.interval.1 - g.interval.0 < 1e-6, "{g:?}");
+    }
+
+    /// A curve of one deal a match has points of unknown spread: no fit is claimed.
+    #[test]
+    fn a_curve_of_one_deal_fits_nothing() {
+        let point = |rung, deals| CurvePoint {
+            rung: Rung::Iterations(rung),
+            vs_reference: Scored {
+                score: 0.6,
+                interval: (0.0, 1.0),
+                elo: elo_of(0.6),
+                elo_interval: (-1000.0, 1000.0),
+                elo_se: 50.0,
+                deals,
+                points: 0.0,
+                opponent_points: 0.0,
+                points_margin: 0.0,
+                points_margin_interval: None,
+                iterations_per_move: 1.0,
+            },
+            vs_half: None,
+        };
+        assert_eq!(fit(&[point(2, 1), point(4, 1)], &[]), (None, None));
+        let (slope, half) = fit(&[point(2, 10), point(4, 10)], &[]);
+        assert!(slope.is_some() && half.is_none());
     }
 
     #[test]
