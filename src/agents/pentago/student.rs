@@ -43,7 +43,7 @@ pub const INFO: AgentInfo = AgentInfo {
         OptionDoc {
             key: "c",
             default: "2",
-            help: "UCB exploration constant on the +/-10 score scale",
+            help: "UCB exploration constant on the +/-10 score scale (0 to 1e6)",
         },
         OptionDoc {
             key: "time_ms",
@@ -98,10 +98,9 @@ impl StudentAgent {
     /// Reads the options of `spec` (the caller checks for unknown options).
     pub fn from_spec(spec: &Spec) -> Result<StudentAgent, SpecError> {
         let err = |m: String| SpecError(format!("{}: {m}", spec.name));
-        let c: f64 = spec.get("c", 2.0)?;
-        if !c.is_finite() || c < 0.0 {
-            return Err(err(format!("c={c} must be a finite number >= 0")));
-        }
+        // The same range as every other agent's `c`: an exploration term a million times a
+        // playout's +/-10 is already pure exploration.
+        let c = crate::search::config::exploration_from_spec(spec, 2.0)?;
         let time_ms: Option<u64> = spec
             .raw("time_ms")
             .map(|_| spec.get("time_ms", 0))
@@ -350,5 +349,35 @@ impl PentagoAgent for StudentAgent {
             tree_full: self.full,
             endgame_cut: false,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_out_of_range_are_one_line_errors_naming_the_option() {
+        for (text, needle) in [
+            (
+                "pentago-student:c=1e7",
+                "c=10000000 must be a number from 0 to 1000000",
+            ),
+            ("pentago-student:c=-1", "c=-1"),
+            ("pentago-student:c=inf", "c=inf"),
+            ("pentago-student:c=NaN", "c=NaN"),
+            ("pentago-student:max_nodes=1", "max_nodes=1 must be 2 to"),
+            ("pentago-student:iterations=0", "iterations=0"),
+        ] {
+            let spec: Spec = text.parse().unwrap();
+            let Err(e) = StudentAgent::from_spec(&spec) else {
+                panic!("{text} was accepted");
+            };
+            assert!(e.0.contains(needle), "{text}: {e}");
+            assert!(!e.0.contains('\n'), "{text}: {e}");
+        }
+        // The ceiling itself is allowed, as for every other agent's `c`.
+        let top: Spec = "pentago-student:c=1e6".parse().unwrap();
+        assert!(StudentAgent::from_spec(&top).is_ok());
     }
 }
