@@ -48,6 +48,13 @@ pub const MAX_VIRTUAL_LOSS: u32 = 1_000;
 /// old.
 pub const MAX_ROOT_BATCH: u32 = 4_096;
 
+/// Nodes of a tree an agent keeps in an arena of its own (`turn-mcts:max_nodes`,
+/// `pentago-student:max_nodes`): 2^28, 6-8 GiB at their 24-32 bytes a node. The arena is
+/// reserved whole before a search, and neither agent comes near it (a 3-action ASMACAG turn
+/// has at most 38 + 38² + 38³ nodes; the student's 1.5 s a move fill about 2^21), so a larger
+/// one could only fail to allocate.
+pub const MAX_OWN_TREE_NODES: u32 = 1 << 28;
+
 /// The UCB exploration constant.
 pub const MAX_EXPLORATION: f64 = 1e6;
 

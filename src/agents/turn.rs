@@ -208,6 +208,13 @@ pub trait TurnPlanner<G: Game>: Send + Sized {
 
     /// Gives back memory kept between searches (a tree), for a harness that keeps the agent.
     fn release_memory(&mut self) {}
+
+    /// Takes the memory [`TurnPlanner::plan`] will use (a tree), before the clock starts: an
+    /// error, naming what could not be had, when the machine cannot give it. A planner that
+    /// allocates nothing of a size it was given leaves the default.
+    fn reserve(&mut self) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 /// Options every turn planner takes: its budget and its threads.
@@ -439,6 +446,11 @@ impl<G: HiddenInfo, P: TurnPlanner<G>> super::Agent<G> for TurnAgent<G, P> {
         }
         let seat = view.observer();
         let world = view.determinize(rng)?;
+        for planner in &mut self.planners {
+            planner
+                .reserve()
+                .map_err(|e| AgentError::Resources(format!("{}: {e}", self.name)))?;
+        }
         let budget = budget
             .replaced_by(self.common.budget.as_ref())
             .charged_from(start);

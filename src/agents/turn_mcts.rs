@@ -20,6 +20,7 @@ use super::turn::{
 use super::{Agent, AgentInfo, ChildStat};
 use crate::cards::random_below;
 use crate::game::{Game, HiddenInfo, MoveSet, Rng, Seat, TreeMove};
+use crate::limits;
 use crate::search::BudgetClock;
 use crate::spec::{OptionDoc, Spec, SpecError};
 
@@ -41,7 +42,8 @@ pub const INFO: AgentInfo = AgentInfo {
         OptionDoc {
             key: "max_nodes",
             default: "1048576",
-            help: "tree capacity in nodes; a full tree stops growing",
+            help: "tree capacity in nodes, 2 to 268435456 (2^28), reserved before each search; \
+                   a full tree stops growing",
         },
         OPT_ITERATIONS,
         OPT_TIME,
@@ -98,6 +100,24 @@ impl<M: Copy + PartialEq> TurnMcts<M> {
             path: Vec::new(),
             full: false,
         }
+    }
+
+    /// The whole arena at once, failing softly: a `max_nodes` the machine cannot give (under
+    /// a memory limit) is the agent's resources error, not an abort of the process.
+    fn reserve_arena(&mut self) -> Result<(), String> {
+        let want = self.max_nodes as usize;
+        if self.nodes.capacity() < want {
+            self.nodes.clear();
+            if self.nodes.try_reserve_exact(want).is_err() {
+                return Err(format!(
+                    "no memory for a tree of {want} nodes (max_nodes={want})"
+                ));
+            }
+        }
+        if self.path.capacity() < super::turn::MAX_TURN + 2 {
+            self.path.reserve_exact(super::turn::MAX_TURN + 2);
+        }
+        Ok(())
     }
 
     /// The children of `node`.
@@ -223,10 +243,8 @@ fn best_line<M: Copy + PartialEq>(trees: &[&TurnMcts<M>]) -> (Line<M>, f64, Vec<
 
 impl<G: Game> TurnPlanner<G> for TurnMcts<G::Move> {
     fn plan(&mut self, world: &G, seat: Seat, clock: &BudgetClock, rng: &mut Rng) -> Plan<G::Move> {
-        if self.nodes.capacity() < self.max_nodes as usize {
-            self.nodes.reserve_exact(self.max_nodes as usize);
-            self.path.reserve_exact(super::turn::MAX_TURN + 2);
-        }
+        // The arena was reserved (`reserve`) before the clock started; an expansion that
+        // finds it full stops growing the tree, so no push below reallocates.
         self.nodes.clear();
         self.full = false;
         self.nodes.push(Node::new(None));
@@ -285,16 +303,22 @@ impl<G: Game> TurnPlanner<G> for TurnMcts<G::Move> {
     fn release_memory(&mut self) {
         self.nodes = Vec::new();
     }
+
+    fn reserve(&mut self) -> Result<(), String> {
+        self.reserve_arena()
+    }
 }
 
 /// Builds `turn-mcts` from its spec.
 pub fn build<G: HiddenInfo>(spec: &Spec) -> Result<Box<dyn Agent<G>>, SpecError> {
     let c = exploration(spec, DEFAULT_C)?;
     let max_nodes: u32 = spec.get("max_nodes", DEFAULT_MAX_NODES)?;
-    if max_nodes < 2 {
+    // The arena is reserved whole before each search: a ceiling, as every agent's tree has.
+    if !(2..=limits::MAX_OWN_TREE_NODES).contains(&max_nodes) {
         return Err(SpecError(format!(
-            "{}: max_nodes={max_nodes} must be at least 2",
-            spec.name
+            "{}: max_nodes={max_nodes} must be 2 to {}",
+            spec.name,
+            limits::MAX_OWN_TREE_NODES
         )));
     }
     boxed(
@@ -303,4 +327,48 @@ pub fn build<G: HiddenInfo>(spec: &Spec) -> Result<Box<dyn Agent<G>>, SpecError>
         format!("c={c},max_nodes={max_nodes}"),
         move || TurnMcts::new(c, max_nodes),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn max_nodes_has_a_ceiling_named_in_a_one_line_error() {
+        use crate::games::Asmacag;
+        let build = |text: &str| crate::agents::build::<Asmacag>(&text.parse().unwrap());
+        for n in [0, 1, limits::MAX_OWN_TREE_NODES + 1, u32::MAX] {
+            let Err(e) = build(&format!("turn-mcts:max_nodes={n}")) else {
+                panic!("max_nodes={n} was accepted");
+            };
+            assert!(
+                e.0.contains(&format!("max_nodes={n} must be 2 to 268435456")),
+                "{e}"
+            );
+            assert!(!e.0.contains('\n'), "{e}");
+        }
+        // Too large for a u32 at all: refused as a number, not wrapped.
+        assert!(build("turn-mcts:max_nodes=4294967296").is_err());
+        assert!(
+            build(&format!(
+                "turn-mcts:max_nodes={}",
+                limits::MAX_OWN_TREE_NODES
+            ))
+            .is_ok()
+        );
+        assert!(build("turn-mcts:max_nodes=2").is_ok());
+    }
+
+    #[test]
+    fn an_arena_the_machine_cannot_give_is_an_error_not_an_abort() {
+        // Nodes of a megabyte each: the ceiling's arena would be 2^48 bytes, more than a
+        // 64-bit process can map, so the reservation fails here whatever the machine.
+        let mut big = TurnMcts::<[u8; 1 << 20]>::new(DEFAULT_C, limits::MAX_OWN_TREE_NODES);
+        let e = big.reserve_arena().unwrap_err();
+        assert!(e.contains("no memory for a tree of 268435456 nodes"), "{e}");
+        // A small one is reserved whole, once.
+        let mut small = TurnMcts::<u8>::new(DEFAULT_C, 1000);
+        small.reserve_arena().unwrap();
+        assert!(small.nodes.capacity() >= 1000);
+    }
 }

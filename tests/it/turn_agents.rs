@@ -203,6 +203,10 @@ fn specs_read_back_and_bad_options_are_errors() {
         ("ntboe:neighbours=0", "neighbours=0"),
         ("turn-mcts:c=-1", "c=-1"),
         ("turn-mcts:max_nodes=1", "max_nodes=1"),
+        (
+            "turn-mcts:max_nodes=268435457",
+            "max_nodes=268435457 must be 2 to 268435456",
+        ),
         ("oe:threads=2", "parallel=root"),
         ("osla:iterations=5", "unknown option iterations"),
         ("oe:parallel=tree", "parallel=tree"),

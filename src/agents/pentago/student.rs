@@ -58,7 +58,8 @@ pub const INFO: AgentInfo = AgentInfo {
         OptionDoc {
             key: "max_nodes",
             default: "2097152",
-            help: "tree capacity in nodes (32 bytes each); a full tree stops growing",
+            help: "tree capacity in nodes (32 bytes each), 2 to 268435456 (2^28), reserved \
+                   before each search; a full tree stops growing",
         },
     ],
 };
@@ -124,10 +125,10 @@ impl StudentAgent {
             stop: None,
         };
         let max_nodes: usize = spec.get("max_nodes", 1 << 21)?;
-        if !(2..=1 << 28).contains(&max_nodes) {
+        if !(2..=limits::MAX_OWN_TREE_NODES as usize).contains(&max_nodes) {
             return Err(err(format!(
                 "max_nodes={max_nodes} must be 2 to {}",
-                1u64 << 28
+                limits::MAX_OWN_TREE_NODES
             )));
         }
         Ok(StudentAgent {
