@@ -202,19 +202,46 @@ mod tests {
     use crate::game::{Game, rng_from_seed};
     use crate::games::{GameDef, Tricks};
 
+    /// Builds `spec` on each of Sueca, ASMACAG and Pentago-Swap that its agent plays (its bare
+    /// name builds there): the card-game agents and the turn planners on Sueca and ASMACAG, the
+    /// Pentago-Swap agents on Pentago-Swap, which they alone play (on any other game they are
+    /// refused before any option is read, so an option test there would check nothing).
+    fn build_where_played(spec: &Spec) -> Vec<Result<(), SpecError>> {
+        use crate::games::{Asmacag, Pentago, Sueca};
+        fn on<G: HiddenInfo>(spec: &Spec, out: &mut Vec<Result<(), SpecError>>) {
+            let bare: Spec = spec.name.parse().expect("an agent name is a spec");
+            if build::<G>(&bare).is_ok() {
+                out.push(build::<G>(spec).map(drop));
+            }
+        }
+        let mut out = Vec::new();
+        on::<Sueca>(spec, &mut out);
+        on::<Asmacag>(spec, &mut out);
+        on::<Pentago>(spec, &mut out);
+        assert!(
+            !out.is_empty(),
+            "{} plays none of the games tried",
+            spec.name
+        );
+        out
+    }
+
     /// Every option `cardsearch agents` lists for an agent is one the agent knows: given at its
     /// listed default, it is accepted or refused for a reason of its own (it needs another
-    /// option, a value is not a number), never as unknown or as another agent's option.
+    /// option, a value is not a number), never as unknown or as another agent's option, on
+    /// every game the agent plays.
     #[test]
     fn every_listed_option_is_known_to_its_agent() {
-        use crate::games::Sueca;
         for info in all() {
             for option in info.options {
                 let spec = format!("{}:{}={}", info.name, option.key, option.default);
                 let Ok(parsed) = spec.parse::<Spec>() else {
                     continue;
                 };
-                if let Err(e) = build::<Sueca>(&parsed) {
+                for e in build_where_played(&parsed)
+                    .into_iter()
+                    .filter_map(Result::err)
+                {
                     let own = format!("applies to {}", info.name);
                     let another_agents = e.0.contains("applies to ") && !e.0.contains(&own);
                     assert!(
@@ -232,9 +259,13 @@ mod tests {
     /// shared spec without offering inference.)
     #[test]
     fn every_option_an_agent_accepts_is_listed_for_it() {
-        use crate::games::Sueca;
         const SWITCHED_ON: &[(&str, &str)] = &[
+            ("endgame", "endgame=8"),
+            ("endgame_pick", "endgame=8,endgame_pick=vote"),
+            ("endgame_deals", "endgame=8,endgame_deals=3"),
+            ("endgame_nodes", "endgame=8,endgame_nodes=5"),
             ("leaf_solve", "leaf_solve=8"),
+            ("prior", "prior=1"),
             ("infer", "infer=100"),
             ("reuse", "reuse=true"),
             ("nast_decay", "playout=nast,nast_decay=0.5"),
@@ -260,7 +291,8 @@ mod tests {
                 let Ok(parsed) = spec.parse::<Spec>() else {
                     continue;
                 };
-                if build::<Sueca>(&parsed).is_ok() && !hidden.contains(&spec) {
+                let accepted = build_where_played(&parsed).iter().any(Result::is_ok);
+                if accepted && !hidden.contains(&spec) {
                     hidden.push(spec);
                 }
             }

@@ -55,12 +55,17 @@ pub const INFO: AgentInfo = AgentInfo {
             help: "none | strong: accepted as by every search agent, and changes nothing \
                    here: its reward=mix:w=0.3 equals pwl in a game scored by its result alone",
         },
-        // The shared search options but `c`, `preset` (above), the card games' exact endgame
-        // and inference, and `turn_share` (a turn here is one move; a test checks that none
-        // other is missing).
-        config::OPT_PLAYOUT,
-        config::OPT_POLICY,
-        config::OPT_EPSILON,
+        OptionDoc {
+            key: "playout",
+            default: "random",
+            help: "random only, which here means the tactical playouts: random moves, one that \
+                   lets the opponent win at once redrawn up to `retries` times, a playout won \
+                   as soon as its mover can win at once",
+        },
+        // The shared search options but `c`, `preset`, `playout` (above), the NAST and EPIC
+        // `policy` and the heuristic and model playouts' `epsilon` (no such playouts here),
+        // the card games' exact endgame and inference, and `turn_share` (a turn here is one
+        // move; a test checks that none other is missing).
         config::OPT_REWARD,
         config::OPT_ITERATIONS,
         config::OPT_TIME,
@@ -111,6 +116,10 @@ pub const INFO: AgentInfo = AgentInfo {
 /// the default 0.7 wins more (`docs/results.md`).
 pub const DEFAULT_C: f64 = 0.1;
 
+/// The card games' exact-endgame options, which the shared search reads and only the card
+/// games' search agents act on: refused here.
+const ENDGAME_OPTIONS: [&str; 4] = ["endgame", "endgame_pick", "endgame_deals", "endgame_nodes"];
+
 /// Bits of the root solver's transposition table (16 bytes per entry: 4 MiB).
 const TABLE_BITS: u32 = 18;
 
@@ -139,11 +148,26 @@ impl std::fmt::Debug for StrongAgent {
 impl StrongAgent {
     /// Reads the options of `spec` (the caller checks for unknown options).
     pub fn from_spec(spec: &Spec) -> Result<StrongAgent, SpecError> {
+        let err = |m: String| SpecError(format!("{}: {m}", spec.name));
+        // Options the shared search reads but this agent has no use for, refused before the
+        // shared reading (which would accept the endgame ones and say nothing, or refuse the
+        // others in words about other games).
+        if let Some(key) = ENDGAME_OPTIONS.iter().find(|k| spec.has(k)) {
+            return Err(err(format!(
+                "{key} does not apply: it sets the card games' exact endgame (this agent's \
+                 is solve= and solve_nodes=)"
+            )));
+        }
+        if let Some(key) = ["policy", "epsilon"].into_iter().find(|k| spec.has(k)) {
+            return Err(err(format!(
+                "{key} does not apply: its playouts are the tactical ones (playout=random, \
+                 with retries=), which have no {key}"
+            )));
+        }
         let mut config = SearchConfig::from_spec(spec, Algorithm::Uct)?;
         if !spec.has("c") {
             config.c = DEFAULT_C;
         }
-        let err = |m: String| SpecError(format!("{}: {m}", spec.name));
         if config.turn_share.is_some() {
             return Err(err(
                 "turn_share does not apply: a Pentago-Swap turn is one move".into(),
@@ -374,12 +398,14 @@ mod tests {
         let keys: Vec<&str> = INFO.options.iter().map(|o| o.key).collect();
         // The card games' exact endgame and the inference over hidden cards do not apply to a
         // perfect-information game, nor a split of multi-action turns to one whose turn is one
-        // move; n-gram statistics kept between decisions are not supported here, nor tables
+        // move, nor a policy or an epsilon to playouts that have none (the tactical ones); n-gram statistics kept between decisions are not supported here, nor tables
         // of them per thread (Pentago-Swap has too many moves for n-gram tables), nor a prior
         // from a learned model Pentago-Swap does not have, nor root statistics held per
         // thread (UCT's root counts no availability of its own: the option is ISMCTS's).
         let not_offered = |k: &str| {
             k.starts_with("endgame")
+                || k == "policy"
+                || k == "epsilon"
                 || k.starts_with("infer")
                 || k == "leaf_solve"
                 || k == "turn_share"
@@ -441,12 +467,49 @@ mod tests {
                 "pentago-strong:playout=heuristic",
                 "playout=heuristic: pentago-swap has no heuristic rule",
             ),
+            ("pentago-strong:endgame=thesis", "endgame does not apply"),
+            ("pentago-strong:endgame=0", "endgame does not apply"),
+            ("pentago-strong:endgame=12", "endgame does not apply"),
+            (
+                "pentago-strong:endgame=12,endgame_pick=vote",
+                "endgame does not apply",
+            ),
+            (
+                "pentago-strong:endgame_pick=vote",
+                "endgame_pick does not apply",
+            ),
+            (
+                "pentago-strong:endgame_deals=3",
+                "endgame_deals does not apply",
+            ),
+            (
+                "pentago-strong:endgame_nodes=5",
+                "endgame_nodes does not apply",
+            ),
+            ("pentago-strong:policy=ucb1", "policy does not apply"),
+            ("pentago-strong:policy=gibbs:tau=1", "policy does not apply"),
+            ("pentago-strong:epsilon=0.1", "epsilon does not apply"),
+            ("pentago-strong:epsilon=0.5", "epsilon does not apply"),
         ] {
             let spec: Spec = text.parse().unwrap();
             let Err(e) = StrongAgent::from_spec(&spec) else {
                 panic!("{text} was accepted");
             };
             assert!(e.0.contains(needle), "{text}: {e}");
+            assert!(!e.0.contains('\n'), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn the_listed_playout_is_the_only_one_accepted_and_is_tactical() {
+        let listed = INFO.options.iter().find(|o| o.key == "playout").unwrap();
+        assert_eq!(listed.default, "random");
+        assert!(listed.help.contains("tactical") && listed.help.contains("retries"));
+        let spec: Spec = "pentago-strong:playout=random".parse().unwrap();
+        assert!(StrongAgent::from_spec(&spec).is_ok());
+        for other in ["heuristic", "model", "nast", "epic", "nast:n=3"] {
+            let spec: Spec = format!("pentago-strong:playout={other}").parse().unwrap();
+            assert!(StrongAgent::from_spec(&spec).is_err(), "playout={other}");
         }
     }
 }
