@@ -29,6 +29,20 @@ pub const MAX_ENDGAME_DEALS: u32 = 1_000_000;
 /// about a day at this solver's 10-20 million nodes a second.
 pub const MAX_ENDGAME_NODES: u64 = 1_000_000_000_000;
 
+/// Nodes of one of `pentago-strong`'s root proofs and of its root endgame solve
+/// (`solve_nodes`): about a minute at the Pentago-Swap solver's 15 million nodes a second, 5,000
+/// times the default. A decision makes up to a few hundred such proofs in the worst positions
+/// (one per move), so under an iteration budget even this is hours; a time budget and the stop
+/// signal end every proof within a few thousand nodes whatever the limit.
+pub const MAX_PENTAGO_SOLVE_NODES: u64 = 1_000_000_000;
+
+/// Redraws of a `pentago-strong` playout move that lets the opponent win at once (`retries`):
+/// with one safe move among the 216 of an open board, 1,000 redraws find it 99 times in 100.
+/// At about 25 ns a redraw, a playout's at most 36 plies then cost at most about a millisecond,
+/// so a search, which reads its clock between iterations only, overruns a deadline by a few
+/// milliseconds at worst; four billion redraws held a decision for minutes whatever its budget.
+pub const MAX_PENTAGO_RETRIES: u32 = 1_000;
+
 /// Cards left at which the ISMCTS leaf evaluator (`leaf_solve`) starts solving playouts: every
 /// playout from such a leaf is one exact solve, a few thousand nodes at 16 cards (a 16-card
 /// Bisca deal about 11,000), but 19 million at 24 cards in Bisca and a whole Sueca deal 42

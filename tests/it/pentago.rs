@@ -320,6 +320,62 @@ fn the_strong_player_is_reproducible_and_reuses_its_tree() {
     );
 }
 
+/// `spec`'s decision on `p` under `budget`, on a thread of its own, watched: a decision that
+/// has not ended after a minute fails the test (never a wall-clock figure: that a decision
+/// ends is what is checked, and the minute is far beyond every budget given here).
+fn watched_decision(spec: &str, p: Pentago, budget: Budget) -> Decision<PentagoMove> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let spec = spec.to_string();
+    std::thread::spawn(move || {
+        let _ = tx.send(decide(agent(&spec).as_mut(), &p, budget, 1));
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(60))
+        .unwrap_or_else(|_| panic!("no decision after a minute"))
+}
+
+#[test]
+fn the_strong_players_largest_settings_end_with_a_time_budget_or_a_stop() {
+    use cardsearch::search::StopSignal;
+    // A position twelve plies in, where the lookahead proofs have work to do.
+    let mut rng = rng_from_seed(11);
+    let middle = loop {
+        let mut p = Pentago::new();
+        while !p.is_terminal() && p.empty().count_ones() > 24 {
+            p.play(p.legal_moves().random(&mut rng));
+        }
+        if needs_search(&p) {
+            break p;
+        }
+    };
+    // Every root proof allowed a billion nodes (minutes each), an endgame solve from the
+    // empty board, and the most redraws a playout may make.
+    let huge = "pentago-strong:solve=36,solve_nodes=1000000000,lookahead=7,retries=1000";
+    for p in [Pentago::new(), middle] {
+        // The spec's own time budget, then the caller's.
+        watched_decision(&format!("{huge},time_ms=50"), p, Budget::iterations(1));
+        watched_decision(huge, p, Budget::millis(50));
+        // An iteration budget that would take hours, ended by a stop a little later.
+        let stop = StopSignal::new();
+        let raiser = {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+                stop.raise();
+            })
+        };
+        watched_decision(huge, p, Budget::iterations(1_000_000_000).with_stop(stop));
+        raiser.join().unwrap();
+    }
+    // The most redraws in the search's own playouts (no proofs): the search runs its
+    // iterations and ends.
+    let d = watched_decision(
+        "pentago-strong:retries=1000,lookahead=1,iterations=2000",
+        middle,
+        Budget::iterations(1),
+    );
+    assert_eq!(d.iterations, 2000);
+}
+
 #[test]
 fn the_engine_draws_the_board_and_takes_a_position_as_a_view() {
     let mut e = Engine::new();

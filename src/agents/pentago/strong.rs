@@ -20,9 +20,10 @@
 //! 7. **Tree reuse**: the search starts from the subtree of the position reached (its own last
 //!    move and the opponent's reply), copied out of the last search (single-tree modes).
 //!
-//! Every proof of steps 3–4 stops after `solve_nodes` nodes. Steps 1–5 come before the search's
-//! clock starts: with a time budget their time is taken off the search's, with an iteration
-//! budget they are free.
+//! Every proof of steps 3–4 stops after `solve_nodes` nodes, and as soon as the decision's
+//! deadline passes or its stop signal is raised (then it proves nothing, as when out of nodes).
+//! Steps 1–5 come before the search's clock starts: with a time budget their time is taken off
+//! the search's, with an iteration budget they are free.
 
 use std::time::Instant;
 
@@ -33,6 +34,7 @@ use crate::agents::{AgentError, AgentInfo, Decision};
 use crate::game::{Game, MoveSet, Rng};
 use crate::games::pentago::solver::Solver;
 use crate::games::pentago::{Pentago, PentagoMove, PentagoMoves, symmetry, tactics};
+use crate::limits;
 use crate::search::config;
 use crate::search::graft::{KeptTree, find_path};
 use crate::search::{Algorithm, Budget, Fixed, Parallel, SearchConfig, Searcher, Tree};
@@ -87,7 +89,8 @@ pub const INFO: AgentInfo = AgentInfo {
         OptionDoc {
             key: "solve_nodes",
             default: "200000",
-            help: "node limit of the root's endgame solver",
+            help: "node limit of each root proof and of the root's endgame solve, 0 to 1e9 \
+                   (about a minute each); a time budget or a stop ends them sooner",
         },
         OptionDoc {
             key: "tree_solve",
@@ -97,7 +100,8 @@ pub const INFO: AgentInfo = AgentInfo {
         OptionDoc {
             key: "retries",
             default: "1",
-            help: "playouts redraw a move that lets the opponent win at once this many times",
+            help: "playouts redraw a move that lets the opponent win at once this many times \
+                   (0 to 1000)",
         },
         OptionDoc {
             key: "symmetry",
@@ -202,6 +206,12 @@ impl StrongAgent {
         }
         let solve: u32 = spec.get("solve", 14)?;
         let solve_nodes: u64 = spec.get("solve_nodes", 200_000)?;
+        if solve_nodes > limits::MAX_PENTAGO_SOLVE_NODES {
+            return Err(err(format!(
+                "solve_nodes={solve_nodes} must be from 0 to {}",
+                limits::MAX_PENTAGO_SOLVE_NODES
+            )));
+        }
         let tree_solve: u32 = spec.get("tree_solve", 3)?;
         if tree_solve > 5 {
             return Err(err(format!(
@@ -209,6 +219,14 @@ impl StrongAgent {
             )));
         }
         let retries: u32 = spec.get("retries", 1)?;
+        // A playout's redraws are not bounded by the search's clock, which is read between
+        // iterations only.
+        if retries > limits::MAX_PENTAGO_RETRIES {
+            return Err(err(format!(
+                "retries={retries} must be from 0 to {}",
+                limits::MAX_PENTAGO_RETRIES
+            )));
+        }
         let symmetry: bool = spec.get("symmetry", true)?;
         // Tree reuse is on by default here (not with root parallelism's tree per thread).
         if !spec.has("reuse") {
@@ -357,6 +375,12 @@ impl PentagoAgent for StrongAgent {
         rng: &mut Rng,
     ) -> Result<Decision<PentagoMove>, AgentError> {
         let start = Instant::now();
+        // The spec's own budget replaces the caller's limits; the caller's stop signal stays.
+        let budget = budget.replaced_by(self.searcher.config().budget.as_ref());
+        // The root proofs end at the decision's deadline and stop signal too: however many
+        // nodes `solve_nodes` allows them, they never hold the decision past its budget.
+        self.solver
+            .watch(budget.deadline(start), budget.stop.clone());
         let moves = match self.root_moves(state) {
             Ok(moves) => moves,
             Err(mv) => {
@@ -365,8 +389,6 @@ impl PentagoAgent for StrongAgent {
             }
         };
         let reused = self.searcher.config().reuse && self.keep_subtree(state);
-        // The spec's own budget replaces the caller's limits; the caller's stop signal stays.
-        let budget = budget.replaced_by(self.searcher.config().budget.as_ref());
         // The time spent above comes off a time budget.
         let budget = budget.charged_from(start);
         let worlds = Fixed(vec![Tactical::root(*state, moves, self.rules)]);
@@ -490,6 +512,22 @@ mod tests {
             ("pentago-strong:policy=gibbs:tau=1", "policy does not apply"),
             ("pentago-strong:epsilon=0.1", "epsilon does not apply"),
             ("pentago-strong:epsilon=0.5", "epsilon does not apply"),
+            (
+                "pentago-strong:retries=1001",
+                "retries=1001 must be from 0 to 1000",
+            ),
+            (
+                "pentago-strong:retries=4294967295",
+                "retries=4294967295 must be from 0 to 1000",
+            ),
+            (
+                "pentago-strong:solve_nodes=1000000001",
+                "solve_nodes=1000000001 must be from 0 to 1000000000",
+            ),
+            (
+                "pentago-strong:solve_nodes=18446744073709551615",
+                "solve_nodes=18446744073709551615 must be from 0 to 1000000000",
+            ),
         ] {
             let spec: Spec = text.parse().unwrap();
             let Err(e) = StrongAgent::from_spec(&spec) else {

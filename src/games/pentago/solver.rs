@@ -7,11 +7,19 @@
 //! are worked out once per swap, so a move that ends the game is scored without being played.
 //! A transposition table (optional, fixed size, allocated once) keeps bounds of positions already
 //! searched: the same position arises from many move orders. A node limit makes every call
-//! bounded; a search that runs out answers `None`.
+//! bounded; a search that runs out answers `None`. So does one that its watch ([`Solver::watch`]:
+//! a deadline, a stop signal) ends first.
+
+use std::time::Instant;
 
 use super::board::{FULL, completions, has_five, swap};
 use super::moves::PentagoMove;
 use super::tactics;
+use crate::search::StopSignal;
+
+/// How often a watched search looks at its deadline and stop signal: on its first node and
+/// every 4,096 nodes after, a fraction of a millisecond at 15 million nodes a second.
+pub const WATCH_EVERY: u64 = 1 << 12;
 
 /// A value for the side to move: −1 loss, 0 draw, +1 win.
 pub type Value = i8;
@@ -55,6 +63,9 @@ pub struct Solver {
     table: Vec<Entry>,
     nodes: u64,
     limit: u64,
+    /// When searches give up whatever their node count (see [`Solver::watch`]).
+    deadline: Option<Instant>,
+    stop: Option<StopSignal>,
 }
 
 /// Nodes are counted; past the limit a search unwinds with this.
@@ -74,7 +85,25 @@ impl Solver {
             table,
             nodes: 0,
             limit: 0,
+            deadline: None,
+            stop: None,
         }
+    }
+
+    /// Makes every later search give up, answering `None` as when out of nodes, once
+    /// `deadline` has passed or `stop` is raised: a caller with a time budget or a stop signal
+    /// (the strong player's root proofs) is then never held past them by a large node limit.
+    /// Looked at on each search's first node and every [`WATCH_EVERY`] nodes after. `None` and
+    /// `None` (the default): searches end at their node limit only.
+    pub fn watch(&mut self, deadline: Option<Instant>, stop: Option<StopSignal>) {
+        self.deadline = deadline;
+        self.stop = stop;
+    }
+
+    /// True when the watch says to give up now (reads the clock).
+    fn watched_out(&self) -> bool {
+        self.stop.as_ref().is_some_and(StopSignal::is_raised)
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// Nodes searched by the last call.
@@ -220,6 +249,12 @@ impl Solver {
     ) -> Result<Value, OutOfNodes> {
         self.nodes += 1;
         if self.nodes > self.limit {
+            return Err(OutOfNodes);
+        }
+        if (self.deadline.is_some() || self.stop.is_some())
+            && self.nodes % WATCH_EVERY == 1
+            && self.watched_out()
+        {
             return Err(OutOfNodes);
         }
         if tactics::can_win(me, opp) {
@@ -433,5 +468,44 @@ mod tests {
         assert_eq!(s.value(me, opp, 50), None);
         assert_eq!(s.nodes(), 51, "stops at the first node past the limit");
         assert_eq!(s.best_move(me, opp, 50), None);
+    }
+
+    #[test]
+    fn a_watch_ends_a_search_at_its_deadline_or_stop_whatever_the_node_limit() {
+        // The empty board: no search of it ends within any node count a test could wait for.
+        let (me, opp) = Pentago::new().mover_and_opponent();
+        let mut s = Solver::new(10);
+        s.watch(Some(Instant::now()), None);
+        assert_eq!(s.value(me, opp, u64::MAX), None);
+        assert_eq!(
+            s.nodes(),
+            1,
+            "a passed deadline ends the search at its first node"
+        );
+        let stop = StopSignal::new();
+        stop.raise();
+        s.watch(None, Some(stop.clone()));
+        assert_eq!(s.best_move(me, opp, u64::MAX), None);
+        assert_eq!(s.winning_move_within(me, opp, 7, u64::MAX), None);
+        assert_eq!(s.nodes(), 1);
+        // Raised while the search runs: it ends at its next look.
+        stop.reset();
+        let raiser = {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                stop.raise();
+            })
+        };
+        // (A limit, so that a watch that failed would fail the test rather than hang it.)
+        let limit = 100_000_000;
+        assert_eq!(s.value(me, opp, limit), None);
+        assert!(s.nodes() < limit, "stopped, not out of nodes");
+        raiser.join().unwrap();
+        // Unwatched again, a search that fits its limit answers as before.
+        s.watch(None, None);
+        let p = endgames(3, 1, 5)[0];
+        let (me, opp) = p.mover_and_opponent();
+        assert_eq!(s.value(me, opp, u64::MAX), Some(minimax(&p)));
     }
 }
