@@ -127,6 +127,13 @@ pub trait Agent<G: HiddenInfo>: Send {
         let _ = state;
         Ok(())
     }
+    /// Makes the budget each later [`Agent::choose`] is given the only one, for an agent with
+    /// a default budget of its own (`pentago-student`'s 1.5 s a move, used where its spec
+    /// sets none): a re-run of a logged decision ([`crate::harness::log::rerun_decision`])
+    /// calls it to search for exactly the logged number of iterations. The default does
+    /// nothing, which is right for every agent whose only budget of its own is its spec's: the
+    /// re-run drops that from the spec ([`crate::harness::log::RERUN_DROPPED_OPTIONS`]).
+    fn use_given_budget(&mut self) {}
     /// Picks a move. `budget` is the match's default; an agent whose spec sets its own budget
     /// uses that instead. The budget's time includes whatever the agent prepares (samplers,
     /// determinizations) before searching.
@@ -298,6 +305,62 @@ mod tests {
             }
         }
         assert!(hidden.is_empty(), "accepted but not listed: {hidden:?}");
+    }
+
+    /// Every agent, built as a re-run builds it (its bare name: no budget of its spec's) and
+    /// told to use the budget it is given, searches no more iterations than it is given: a
+    /// re-run of a logged decision then searches exactly the logged count. An agent with a
+    /// default budget of its own that does not honour [`Agent::use_given_budget`] searches
+    /// by its default instead (`pentago-student` ran 1.5 s, hundreds of thousands of
+    /// iterations, where the log had 500).
+    #[test]
+    fn every_agent_told_to_use_the_given_budget_searches_for_it() {
+        use crate::game::MoveSet;
+        use crate::games::{Pentago, Sueca};
+        fn check<G: HiddenInfo>(state: &G) -> usize {
+            let mut checked = 0;
+            for info in all() {
+                // Agents that take no budget at all (random, and osla, which weighs every
+                // action once) have none to follow.
+                if !info.options.iter().any(|o| o.key == "iterations") {
+                    continue;
+                }
+                let Ok(mut agent) = build::<G>(&info.name.parse().unwrap()) else {
+                    continue;
+                };
+                agent.use_given_budget();
+                let seat = state.current_seat();
+                let view = view_for(agent.as_ref(), state, seat, &[]);
+                let d = agent
+                    .choose(view, Budget::iterations(7), &mut rng_from_seed(1))
+                    .unwrap();
+                assert!(
+                    d.iterations <= 7,
+                    "{}: {} iterations",
+                    info.name,
+                    d.iterations
+                );
+                checked += 1;
+            }
+            checked
+        }
+        let mut rng = rng_from_seed(5);
+        let sueca = Sueca::new_game(&Default::default(), &mut rng);
+        // A few stones down: the student's fixed opening does not search.
+        let mut pentago = Pentago::new();
+        for _ in 0..4 {
+            pentago.play(pentago.legal_moves().random(&mut rng));
+        }
+        let budgeted = all()
+            .iter()
+            .filter(|i| i.options.iter().any(|o| o.key == "iterations"))
+            .count();
+        assert_eq!(
+            check(&sueca),
+            budgeted - 2,
+            "all but the Pentago-Swap agents"
+        );
+        assert_eq!(check(&pentago), budgeted);
     }
 
     /// Only a cheating baseline's view holds the true state: an honest agent's has none to

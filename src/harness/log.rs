@@ -577,7 +577,8 @@ pub fn legal_text<G: crate::game::Game>(state: &G) -> String {
         .join(" ")
 }
 
-/// Agent options that make a search parallel or set its own budget. A re-run drops them so it
+/// Agent options that make a search parallel or set its own budget. A re-run drops them, and
+/// tells the agent to use the budget it is given ([`agents::Agent::use_given_budget`]), so it
 /// runs sequentially for exactly the logged number of iterations.
 pub const RERUN_DROPPED_OPTIONS: &[&str] = &[
     "parallel",
@@ -679,7 +680,8 @@ pub struct Rerun {
     pub ply: usize,
     /// The seat that decided.
     pub seat: usize,
-    /// The spec it was re-run with (sequential, the budget given per move).
+    /// The spec it was re-run with: sequential, and without a budget (the logged count was
+    /// given per move, in place of any budget of the agent's own).
     pub spec: String,
     /// The logged move.
     pub logged_move: String,
@@ -759,6 +761,9 @@ impl GameVisitor for RerunVisitor<'_> {
             || logged.raw("threads").is_some_and(|t| t != "1");
         let spec = sequential_spec(r.spec_of(seat))?;
         let mut agent = agents::build::<G>(&spec).map_err(|e| e.0)?;
+        // Each decision's logged count is its budget, whatever budget the agent would take of
+        // its own accord (pentago-student's default 1.5 s).
+        agent.use_given_budget();
         let mut rng = rng_from_seed(r.agent_seeds[seat]);
         let mut state = G::from_deal(&config, &r.deal).map_err(|e| e.to_string())?;
         // The seat's record of the moves, as the match gave it: inference reads it, and tree
@@ -784,7 +789,9 @@ impl GameVisitor for RerunVisitor<'_> {
                         logged_parallel,
                         ply: p,
                         seat,
-                        spec: agent.spec(),
+                        // Without the budget an agent writes of its own (a default), which
+                        // the re-run did not use.
+                        spec: sequential_spec(&agent.spec())?.to_string(),
                         logged_move: m.mv.clone(),
                         rerun_move,
                         iterations: d.iterations,

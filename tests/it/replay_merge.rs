@@ -419,6 +419,38 @@ fn rerunning_a_decision_reproduces_the_logged_search() {
 }
 
 #[test]
+fn rerunning_a_pentago_student_decision_searches_its_logged_count() {
+    use cardsearch::harness::log::rerun_decision;
+    let dir = scratch("rerun_student");
+    // pentago-student searches by a budget of its own (1.5 s a move unless its spec gives
+    // one), which used to replace the logged count in a re-run: hundreds of thousands of
+    // iterations for a logged 50, and another move. Its spec's budget, an iteration count or
+    // a time, is dropped from the re-run's spec like any agent's.
+    for a in ["pentago-student:iterations=50", "pentago-student:time_ms=2"] {
+        let cfg = config("pentago-swap", a, "random", 1, None);
+        let log = dir.join("student.jsonl");
+        run(&cfg, &log);
+        let mut searched = 0;
+        for logged in read_log(&log).unwrap() {
+            let r = &logged.record;
+            for (ply, m) in r.moves.iter().enumerate() {
+                if !r.spec_of(m.seat).starts_with("pentago-student") {
+                    continue;
+                }
+                let again = rerun_decision(r, ply, 1).unwrap();
+                assert_eq!(again.iterations, m.iterations, "{a} move {ply}");
+                assert_eq!(again.rerun_move, m.mv, "{a} move {ply}");
+                assert!(again.diverged.is_empty(), "{a}: {:?}", again.diverged);
+                // The spec shown is the one searched: no budget of the agent's own.
+                assert_eq!(again.spec, "pentago-student:c=2,max_nodes=2097152");
+                searched += usize::from(m.iterations > 0);
+            }
+        }
+        assert!(searched > 10, "{a}: only {searched} searched decisions");
+    }
+}
+
+#[test]
 fn replay_dumps_a_decisions_tree() {
     let dir = scratch("dump_tree");
     let p = |f: &str| dir.join(f).to_str().unwrap().to_string();

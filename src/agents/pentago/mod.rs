@@ -37,6 +37,8 @@ pub trait PentagoAgent: Send {
     ) -> Result<Decision<PentagoMove>, AgentError>;
     /// Gives back the memory of the last decision's search (see [`Agent::release_memory`]).
     fn release_memory(&mut self) {}
+    /// See [`Agent::use_given_budget`].
+    fn use_given_budget(&mut self) {}
     /// See [`Agent::keeps_trees`].
     fn keeps_trees(&self) -> bool {
         false
@@ -97,6 +99,10 @@ impl<G: HiddenInfo, A: PentagoAgent> Agent<G> for OnPentago<A> {
 
     fn release_memory(&mut self) {
         self.0.release_memory();
+    }
+
+    fn use_given_budget(&mut self) {
+        self.0.use_given_budget();
     }
 
     fn keeps_trees(&self) -> bool {

@@ -88,7 +88,10 @@ struct Node {
 #[derive(Debug)]
 pub struct StudentAgent {
     c: f64,
+    /// Its own budget, the spec's or the default, which replaces the caller's.
     budget: Budget,
+    /// True when the caller's budget is used instead ([`PentagoAgent::use_given_budget`]).
+    given_budget: bool,
     max_nodes: usize,
     nodes: Vec<Node>,
     /// True when the last search found the arena too full to expand a node.
@@ -134,6 +137,7 @@ impl StudentAgent {
         Ok(StudentAgent {
             c,
             budget,
+            given_budget: false,
             max_nodes,
             nodes: Vec::new(),
             full: false,
@@ -282,6 +286,10 @@ impl PentagoAgent for StudentAgent {
         self.nodes = Vec::new();
     }
 
+    fn use_given_budget(&mut self) {
+        self.given_budget = true;
+    }
+
     fn choose(
         &mut self,
         state: &Pentago,
@@ -310,8 +318,10 @@ impl PentagoAgent for StudentAgent {
             count: 0,
             mv: PentagoMove::from_index(0),
         });
-        // Its own budget, always; the caller may still stop it.
-        let clock = BudgetClock::start(&budget.replaced_by(Some(&self.budget)));
+        // Its own budget, always (the caller may still stop it), except in a re-run of a
+        // logged decision, which gives the logged count.
+        let own = (!self.given_budget).then_some(&self.budget);
+        let clock = BudgetClock::start(&budget.replaced_by(own));
         let mut done = 0;
         while !clock.exhausted(done) {
             self.iterate(state, me, rng);
