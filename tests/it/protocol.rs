@@ -857,6 +857,43 @@ fn stop_ends_a_long_solve() {
     done.store(true, std::sync::atomic::Ordering::Relaxed);
 }
 
+/// `stop` ends every `go` read before it, queued or running, and none read after it: the rule
+/// is the order of the lines, so a client that pipelines requests knows what it stops.
+#[test]
+fn stop_ends_every_go_read_before_it_and_none_after() {
+    let done = watchdog(120, "a pipelined stop");
+    let mut e = Child::start();
+    e.ok(json!({"cmd": "new", "game": "sueca", "seed": 1}));
+    let before = e.ok(json!({"cmd": "legal"}));
+    let legal = before["moves"].as_array().unwrap();
+    // A day-long search, a second one queued behind it (which also plays its move), then the
+    // stop, all sent before any reply is read.
+    e.send(&json!({"cmd": "go", "time_ms": 86_400_000, "id": 1}).to_string());
+    e.send(&json!({"cmd": "go", "time_ms": 86_400_000, "play": true, "id": 2}).to_string());
+    e.send(r#"{"cmd":"stop","id":3}"#);
+    let running = e.reply();
+    assert_eq!((&running["ok"], &running["id"]), (&json!("go"), &json!(1)));
+    assert!(legal.contains(&running["move"]), "{running}");
+    // The queued search never starts: no iteration, no children, a legal move drawn at random,
+    // and played because it asked to be.
+    let queued = e.reply();
+    assert_eq!((&queued["ok"], &queued["id"]), (&json!("go"), &json!(2)));
+    assert_eq!(queued["iterations"], 0, "{queued}");
+    assert_eq!(queued["children"], json!([]), "{queued}");
+    assert!(legal.contains(&queued["move"]), "{queued}");
+    assert_eq!(queued["played"], true, "{queued}");
+    assert_eq!(e.reply(), json!({"ok": "stop", "id": 3}));
+    let history = e.ok(json!({"cmd": "state"}))["history"].clone();
+    assert_eq!(
+        history,
+        json!([{"seat": before["seat"], "move": queued["move"]}])
+    );
+    // A go read after the stop runs its whole budget.
+    let next = e.ok(json!({"cmd": "go", "iterations": 3000, "seed": 1}));
+    assert_eq!(next["iterations"], 3000, "{next}");
+    done.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
 #[test]
 fn over_long_lines_are_refused_without_being_echoed() {
     let mut e = Child::start();
