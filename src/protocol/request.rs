@@ -127,7 +127,9 @@ pub fn parse(line: &str) -> (Option<Value>, Result<Request, String>) {
     let mut map: Map<String, Value> = match serde_json::from_str::<Unrepeated>(line) {
         Ok(Unrepeated(Value::Object(m))) => m,
         Ok(_) => return (None, Err("a request must be a JSON object".into())),
-        Err(e) if e.is_data() => return (None, Err(e.to_string())),
+        // Only a repeated key fails the read of a well-formed line: its `id` is still worth
+        // sending back, so that a pipelining client can match the error to its request.
+        Err(e) if e.is_data() => return (lone_id(line), Err(e.to_string())),
         Err(e) => return (None, Err(format!("not JSON: {e}"))),
     };
     let id = map.remove("id");
@@ -200,6 +202,47 @@ impl<'de> serde::de::Visitor<'de> for UnrepeatedVisitor {
     }
 }
 
+/// The `id` of a line refused for a repeated field: the top-level `id` when the line is an
+/// object that gives it exactly once, and the `id`'s own value has no repeated key. `None`
+/// otherwise: a repeated `id` has no one value to send back.
+fn lone_id(line: &str) -> Option<Value> {
+    serde_json::from_str::<LoneId>(line).ok().and_then(|l| l.0)
+}
+
+/// What [`lone_id`] reads: a line's top-level `id`, every other value skipped unread.
+struct LoneId(Option<Value>);
+
+impl<'de> Deserialize<'de> for LoneId {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<LoneId, D::Error> {
+        d.deserialize_map(LoneIdVisitor)
+    }
+}
+
+/// Reads [`LoneId`] from an object; an `id` given twice fails the read.
+struct LoneIdVisitor;
+
+impl<'de> serde::de::Visitor<'de> for LoneIdVisitor {
+    type Value = LoneId;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON object")
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<LoneId, A::Error> {
+        let mut id = None;
+        while let Some(key) = map.next_key::<String>()? {
+            if key != "id" {
+                map.next_value::<serde::de::IgnoredAny>()?;
+            } else if id.is_some() {
+                return Err(serde::de::Error::custom("'id' given twice"));
+            } else {
+                let Unrepeated(v) = map.next_value()?;
+                id = Some(v);
+            }
+        }
+        Ok(LoneId(id))
+    }
+}
+
 fn request(cmd: &str, fields: Map<String, Value>) -> Result<Request, String> {
     let none = |r: Request| read::<NoFields>(cmd, fields.clone()).map(|_| r);
     match cmd {
@@ -241,6 +284,7 @@ fn read<T: serde::de::DeserializeOwned>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn a_field_given_twice_is_refused_by_name_at_any_depth() {
@@ -253,7 +297,8 @@ mod tests {
                 "seat",
             ),
         ] {
-            let (_, r) = parse(line);
+            let (id, r) = parse(line);
+            assert_eq!(id, None, "{line}");
             let e = r.unwrap_err();
             assert!(
                 e.contains(&format!("field '{field}' given twice")),
@@ -271,6 +316,29 @@ mod tests {
             Some(serde_json::json!([null, true, -1, 2.5, {"seat": 0}]))
         );
         assert!(parse("{").1.unwrap_err().starts_with("not JSON"));
+    }
+
+    #[test]
+    fn a_line_refused_for_a_repeated_field_keeps_its_id_unless_the_id_is_repeated() {
+        for (line, id) in [
+            (
+                r#"{"cmd":"new","game":"tricks","id":5,"seed":1,"seed":2}"#,
+                Some(json!(5)),
+            ),
+            (r#"{"id":"x","cmd":"hello","cmd":"quit"}"#, Some(json!("x"))),
+            (
+                r#"{"cmd":"new","id":[1,{"a":2}],"view":{"seat":1,"seat":0}}"#,
+                Some(json!([1, {"a": 2}])),
+            ),
+            // No one id to send back: given twice, or with a repeat inside it.
+            (r#"{"cmd":"go","id":1,"id":2}"#, None),
+            (r#"{"cmd":"go","id":{"a":1,"a":2}}"#, None),
+            (r#"{"cmd":"go","seed":1,"seed":2}"#, None),
+        ] {
+            let (got, r) = parse(line);
+            assert!(r.unwrap_err().contains("given twice"), "{line}");
+            assert_eq!(got, id, "{line}");
+        }
     }
 
     #[test]
