@@ -66,11 +66,13 @@ pub fn slots_per_tree(
     let trees = trees.max(1) as u64;
     let per_tree_threads = (threads as u64).div_ceil(trees);
     let by_iterations = budget.iterations.map(|n| n.div_ceil(trees));
+    // From the exact duration, rounded up: whole milliseconds would size a budget of 1 ms or
+    // less for no iteration at all, and its tree would fill at once.
     let by_time = budget.time.map(|t| {
-        let millis = t.as_millis().min(u64::MAX as u128) as u64;
-        millis
-            .saturating_mul(SIZING_RATE_PER_THREAD / 1000)
-            .saturating_mul(per_tree_threads)
+        let per_thread = (t.as_nanos().saturating_mul(SIZING_RATE_PER_THREAD as u128))
+            .div_ceil(1_000_000_000)
+            .min(u64::MAX as u128) as u64;
+        per_thread.saturating_mul(per_tree_threads)
     });
     let iterations = match (by_iterations, by_time) {
         (Some(i), Some(t)) => i.min(t),
@@ -129,6 +131,37 @@ mod tests {
         assert_eq!(slots(&Budget::iterations(5), 1, 1, 50, 10), 51);
         // No limit at all saturates to the cap.
         assert_eq!(slots(&Budget::default(), 1, 1, 1, cap), cap);
+    }
+
+    #[test]
+    fn time_budgets_under_a_millisecond_are_sized_for_their_rate() {
+        let costs = SlotCosts {
+            iteration: 3,
+            root: 5,
+            thread: 7,
+        };
+        let slots = |time| {
+            let budget = Budget {
+                iterations: None,
+                time: Some(time),
+                stop: None,
+            };
+            slots_per_tree(&budget, 1, 1, 1, costs, u64::MAX)
+        };
+        // Half a millisecond at the sizing rate: 4,000 iterations, not none.
+        let per_ms = SIZING_RATE_PER_THREAD / 1000;
+        assert_eq!(slots(Duration::from_micros(500)), per_ms / 2 * 3 + 6 + 7);
+        assert_eq!(
+            slots(Duration::from_micros(1500)),
+            per_ms * 3 / 2 * 3 + 6 + 7
+        );
+        // Rounded up: a nanosecond still gets its iteration.
+        assert_eq!(slots(Duration::from_nanos(1)), 3 + 6 + 7);
+        // A day saturates nothing.
+        assert_eq!(
+            slots(Duration::from_secs(86_400)),
+            86_400 * SIZING_RATE_PER_THREAD * 3 + 6 + 7
+        );
     }
 
     #[test]
