@@ -179,9 +179,15 @@ impl<G: GameDef> GameSession<G> {
             (Some(seat), Some(v)) if seat == v => Ok(seat),
             (to_move, Some(v)) => {
                 let who = to_move.map_or("another seat".to_string(), |s| format!("seat {s}"));
+                // In a game without hidden cards the reason is the view's rule, not cards.
+                let why = if G::PERFECT_INFORMATION {
+                    format!("only seat {v}'s moves are listed and searched")
+                } else {
+                    format!("its moves depend on cards seat {v} cannot see")
+                };
                 Err(format!(
-                    "{who} is to move and this game is seat {v}'s view: its moves depend on \
-                     cards seat {v} cannot see; send its move with 'play'"
+                    "{who} is to move and this game is seat {v}'s view: {why}; send its move \
+                     with 'play'"
                 ))
             }
             (None, None) => Err("no seat is to move".into()),

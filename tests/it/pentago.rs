@@ -413,4 +413,18 @@ fn the_engine_draws_the_board_and_takes_a_position_as_a_view() {
     }
     let bad = reply(&mut e, r#"{"cmd":"play","move":"9,9:01"}"#);
     assert!(bad["error"].as_str().unwrap().contains("row"), "{bad}");
+    // As in every view, only the viewing seat's moves are listed and searched; the refusal
+    // says so, and not that the other seat's moves hang on cards, which this game has none of.
+    reply(
+        &mut e,
+        r#"{"cmd":"new","game":"pentago-swap","view":{"seat":0,"deal":"....../.W..../....../....../....../......"}}"#,
+    );
+    for line in [r#"{"cmd":"legal"}"#, r#"{"cmd":"go"}"#] {
+        let r = reply(&mut e, line);
+        let error = r["error"].as_str().unwrap_or_else(|| panic!("{line}: {r}"));
+        assert!(
+            error.contains("only seat 0's moves") && !error.contains("card"),
+            "{line}: {error}"
+        );
+    }
 }
