@@ -25,6 +25,7 @@ use serde_json::{Map, Value, json};
 use crate::agents;
 use crate::game::rng_from_seed;
 use crate::games::{self, GameDef, GameVisitor};
+use crate::limits::{ECHO_CHARS, excerpt};
 use crate::search::StopSignal;
 use crate::spec::{OptionDoc, Spec};
 
@@ -34,6 +35,11 @@ pub use view_deal::{VIEW_CHECKS, VIEW_FILLS, view_info_set};
 
 /// The longest error message sent: errors quote bad input in part, never whole.
 const MAX_ERROR_CHARS: usize = 1000;
+
+/// The most stretches of one request that [`cut_quotes`] looks for in its error, longest first:
+/// an error quotes a value or two, and the bound keeps a request of thousands of long values
+/// from costing thousands of passes over its error.
+const MAX_QUOTED_PIECES: usize = 64;
 
 /// The protocol's version, reported by `hello`; raised when a reply changes incompatibly.
 pub const PROTOCOL_VERSION: u32 = 2;
@@ -84,7 +90,7 @@ impl Engine {
         let (id, request) = request::parse(line);
         let request = match request {
             Ok(r) => r,
-            Err(e) => return reply(id, "", Err(e)),
+            Err(e) => return reply(id, "", Err(cut_quotes(e, line))),
         };
         let cmd = command_name(&request);
         let outcome = catch_unwind(AssertUnwindSafe(|| self.dispatch(&request)));
@@ -99,7 +105,7 @@ impl Engine {
                 "internal error during '{cmd}' ({what}); the game was discarded, start a new one"
             ))
         });
-        reply(id, cmd, answer)
+        reply(id, cmd, answer.map_err(|e| cut_quotes(e, line)))
     }
 
     /// The reply to a line refused before it was read (too long, say).
@@ -185,6 +191,62 @@ pub fn asks_to_stop(line: &str) -> bool {
         request::parse(line).1,
         Ok(request::Request::Stop | request::Request::Quit)
     )
+}
+
+/// `error` with every long stretch of the request `line` that it quotes cut to its
+/// [`excerpt`]. Errors name the bad value, from wherever it was found (a spec's option, a card
+/// of a move, a field's name), and a value can be a megabyte: cutting here, where every error
+/// passes, keeps each quote to [`ECHO_CHARS`] characters without each of those places doing it.
+/// The stretches are the request's strings (keys and values, at any depth), trimmed, their
+/// `|`-separated parts, and their words split at spaces and the spec separators `,:=`.
+fn cut_quotes(error: String, line: &str) -> String {
+    // An error this short quotes no stretch longer than it.
+    if error.chars().count() <= ECHO_CHARS {
+        return error;
+    }
+    let Ok(request) = serde_json::from_str::<Value>(line) else {
+        return error;
+    };
+    let mut pieces = Vec::new();
+    long_pieces(&request, &mut pieces);
+    // Longest first, so that a whole value is cut before its parts (an excerpt holds no run of
+    // the input longer than ECHO_CHARS, so a part cannot match inside it).
+    pieces.sort_unstable_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+    pieces.dedup();
+    let mut error = error;
+    for piece in pieces.into_iter().take(MAX_QUOTED_PIECES) {
+        if error.contains(piece) {
+            error = error.replace(piece, &excerpt(piece));
+        }
+    }
+    error
+}
+
+/// The stretches of `value`'s strings that [`cut_quotes`] looks for: those longer than
+/// [`ECHO_CHARS`] characters.
+fn long_pieces<'v>(value: &'v Value, out: &mut Vec<&'v str>) {
+    match value {
+        Value::String(s) => long_pieces_of(s, out),
+        Value::Array(items) => items.iter().for_each(|v| long_pieces(v, out)),
+        Value::Object(fields) => {
+            for (key, v) in fields {
+                long_pieces_of(key, out);
+                long_pieces(v, out);
+            }
+        }
+        Value::Null | Value::Bool(_) | Value::Number(_) => {}
+    }
+}
+
+/// [`long_pieces`] of one string.
+fn long_pieces_of<'v>(text: &'v str, out: &mut Vec<&'v str>) {
+    let long = |t: &&'v str| t.chars().nth(ECHO_CHARS).is_some();
+    out.extend([text, text.trim()].into_iter().filter(long));
+    out.extend(text.split('|').map(str::trim).filter(long));
+    out.extend(
+        text.split(|c: char| c.is_whitespace() || "|,:=".contains(c))
+            .filter(long),
+    );
 }
 
 fn reply(id: Option<Value>, cmd: &str, answer: Answer) -> Reply {

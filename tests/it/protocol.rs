@@ -917,6 +917,71 @@ fn over_long_lines_are_refused_without_being_echoed() {
     e.ok(json!({"cmd": "hello"}));
 }
 
+/// An error quotes at most 80 characters of any value, wherever the value sits (a game or agent
+/// spec, one of its options, a field's name, a card of a move or a deal), and says how long it
+/// was; the rest of the error survives.
+#[test]
+fn errors_quote_at_most_80_characters_of_a_value() {
+    let z = "Z".repeat(5000);
+    let mut engine = Engine::new();
+    let with_game = |mut r: Value| {
+        r["cmd"] = json!("new");
+        r
+    };
+    for (request, rest) in [
+        (with_game(json!({"game": z, "seed": 1})), "(known: tricks"),
+        (
+            with_game(json!({"game": format!("  {z}  "), "seed": 1})),
+            "unknown game",
+        ),
+        (
+            with_game(json!({"game": format!("tricks:{z}=1"), "seed": 1})),
+            "unknown option",
+        ),
+        (
+            with_game(json!({"game": "tricks", "seed": 1, z.clone(): 1})),
+            "expected one of",
+        ),
+        (
+            with_game(
+                json!({"game": "tricks", "deal": format!("JS QS KH {z} | AS JH QH KD | KS AH JD QD")}),
+            ),
+            "malformed card",
+        ),
+        (json!({"cmd": z}), "(commands: hello"),
+        (json!({"cmd": "go", "agent": z}), "(known: random"),
+        (
+            json!({"cmd": "go", "agent": format!("ismcts:{z}=1")}),
+            "unknown option",
+        ),
+        (
+            json!({"cmd": "go", "agent": format!("ismcts:c={z}")}),
+            "not a valid number",
+        ),
+        (
+            json!({"cmd": "go", "agent": format!("ismcts:playout=nast:n={z}")}),
+            "n must be",
+        ),
+        (json!({"cmd": "go", "iterations": z}), "expected u64"),
+        (json!({"cmd": "play", "move": z}), "malformed card"),
+    ] {
+        // Each request after a game that it leaves as it was.
+        ask_ok(
+            &mut engine,
+            json!({"cmd": "new", "game": "tricks", "seed": 1}),
+        );
+        let r = ask(&mut engine, request.clone());
+        let cmd = &request["cmd"];
+        let error = r["error"].as_str().unwrap_or_else(|| panic!("{cmd}: {r}"));
+        assert!(
+            !error.contains(&"Z".repeat(81)) && error.contains("Z… (5000 bytes)"),
+            "{cmd}: {error}"
+        );
+        assert!(error.contains(rest), "{cmd}: {error}");
+        assert!(error.chars().count() < 400, "{cmd}: {error}");
+    }
+}
+
 #[test]
 fn requests_beyond_the_limits_are_refused_and_change_nothing() {
     let mut engine = Engine::new();
