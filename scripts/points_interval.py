@@ -3,8 +3,9 @@
 
 Usage: scripts/points_interval.py LOG.jsonl [LOG.jsonl ...]
 
-Deals are the independent unit (their seatings share the cards), so each deal's mean margin is
-one sample: A's mean per seat minus B's mean per seat, averaged over the deal's seatings. The
+Deals are the independent unit (their seatings share the cards), so each finished deal's mean
+margin is one sample (a deal some of whose seatings are missing is left out, as `cardsearch merge`
+leaves it out): A's mean per seat minus B's mean per seat, averaged over the deal's seatings. The
 interval is mean ± t standard errors over deals, t the 95% quantile of Student's t with deals − 1
 degrees of freedom, as in `cardsearch`'s reports. In Hearts points count against a seat, so a
 negative margin favours A there.
@@ -45,8 +46,11 @@ def interval(xs):
 
 
 def per_deal_margins(path):
-    """Each deal's margins in the log at `path`, by deal index; ValueError on a bad line."""
-    per_deal = defaultdict(lambda: {"points": [], "units": []})
+    """Each complete deal's margins in the one match logged at `path`, by deal index, and the
+    number of deals left out as incomplete; ValueError on a bad line, a game logged twice or a
+    log of several matches (a tournament's)."""
+    per_deal = defaultdict(lambda: {"points": [], "units": [], "games": 0, "seatings": 0})
+    seen, pairs = set(), set()
     with open(path) as f:
         for number, line in enumerate(f, 1):
             line = line.strip()
@@ -54,15 +58,29 @@ def per_deal_margins(path):
                 continue
             try:
                 g = json.loads(line)
-                for key, values in (("points", g.get("scores")), ("units", g.get("units"))):
-                    if not values:
-                        continue
-                    a = [v for s, v in zip(g["seats"], values) if s == "A"]
-                    b = [v for s, v in zip(g["seats"], values) if s == "B"]
-                    per_deal[g["deal_index"]][key].append(sum(a) / len(a) - sum(b) / len(b))
-            except (ValueError, KeyError, TypeError, ZeroDivisionError) as e:
+                game = (g["deal_index"], g["seating_index"])
+                pairs.add((g["agent_a"], g["agent_b"]))
+                deal = per_deal[g["deal_index"]]
+                deal["games"] += 1
+                deal["seatings"] = g["seatings_per_deal"]
+            except (ValueError, KeyError, TypeError) as e:
                 raise ValueError(f"{path}:{number}: not a match log line ({e})") from None
-    return per_deal
+            if len(pairs) > 1:
+                raise ValueError(f"{path}:{number}: the log holds more than one match (a "
+                                 "tournament's?); give the log of one match")
+            if game in seen:
+                raise ValueError(f"{path}:{number}: deal {game[0]} seating {game[1]} is logged twice")
+            seen.add(game)
+            for key, values in (("points", g.get("scores")), ("units", g.get("units"))):
+                if not values:
+                    continue
+                a = [v for s, v in zip(g["seats"], values) if s == "A"]
+                b = [v for s, v in zip(g["seats"], values) if s == "B"]
+                # A game where one side has no seat (a one-seat game) has no margin.
+                if a and b:
+                    deal[key].append(sum(a) / len(a) - sum(b) / len(b))
+    complete = {k: d for k, d in per_deal.items() if d["games"] == d["seatings"]}
+    return complete, len(per_deal) - len(complete)
 
 
 def main():
@@ -71,10 +89,11 @@ def main():
         sys.exit(0 if len(sys.argv) > 1 else 2)
     for path in sys.argv[1:]:
         try:
-            per_deal = per_deal_margins(path)
+            per_deal, incomplete = per_deal_margins(path)
         except (OSError, ValueError) as e:
             sys.exit(f"points_interval.py: {e}")
-        print(path, f"({len(per_deal)} deals)")
+        left_out = f", {incomplete} unfinished left out" if incomplete else ""
+        print(path, f"({len(per_deal)} deals{left_out})")
         for key in ("points", "units"):
             xs = [sum(d[key]) / len(d[key]) for d in per_deal.values() if d[key]]
             if xs:

@@ -1536,3 +1536,95 @@ fn tournament_and_merge_take_the_same_anchor_names() {
     assert_clean_error(&["merge", "--anchor", "ismcts:c=2", log], "names none");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `scripts/points_interval.py`, for logs written elsewhere, gives the margins `match` prints
+/// for the same log, leaves out an unfinished deal as `merge` does, and refuses a tournament's
+/// log (several matches) and a game logged twice rather than pool them.
+#[test]
+fn the_points_interval_script_agrees_with_the_match_report() {
+    let dir = scratch_dir("points-script");
+    let log = dir.join("m.jsonl");
+    let log = log.to_str().unwrap();
+    let out = cardsearch(&[
+        "match",
+        "--game",
+        "sueca",
+        "--a",
+        "ismcts",
+        "--b",
+        "random",
+        "--deals",
+        "4",
+        "--iterations",
+        "20",
+        "--quiet",
+        "--out",
+        log,
+    ]);
+    assert!(out.status.success());
+    let report = String::from_utf8_lossy(&out.stdout);
+    // `A − B +4.75 (95% CI -29.29 … +38.79)`: the margin and its interval, to two decimals.
+    let margin = |text: &str| {
+        let at = text.find("A − B ").expect("a points margin") + "A − B ".len();
+        let words: Vec<f64> = text[at..]
+            .split([' ', '(', ')', ';'])
+            .filter_map(|w| w.parse().ok())
+            .take(3)
+            .collect();
+        words.iter().map(|x| format!("{x:+.2}")).collect::<Vec<_>>()
+    };
+    let script = |path: &str| {
+        let out = Command::new("python3")
+            .args([
+                concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/points_interval.py"),
+                path,
+            ])
+            .output()
+            .expect("python3 runs (the scripts need it)");
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    // `points margin A-B per game: +4.75 (95% CI -29.29 … +38.79)`, likewise.
+    let script_margin = |text: &str| {
+        let line = text.lines().find(|l| l.contains("points margin")).unwrap();
+        line.split([' ', '(', ')'])
+            .filter_map(|w| w.parse::<f64>().ok())
+            .map(|x| format!("{x:+.2}"))
+            .collect::<Vec<_>>()
+    };
+    let (ok, text, _) = script(log);
+    assert!(ok, "{text}");
+    assert_eq!(script_margin(&text), margin(&report), "{text} / {report}");
+    // The last game dropped: its deal is left out, as merge leaves it out.
+    let lines: Vec<&str> = std::fs::read_to_string(log)
+        .unwrap()
+        .leak()
+        .lines()
+        .collect();
+    let cut = dir.join("cut.jsonl");
+    std::fs::write(&cut, lines[..lines.len() - 1].join("\n")).unwrap();
+    let cut = cut.to_str().unwrap();
+    let (ok, text, _) = script(cut);
+    assert!(
+        ok && text.contains("(3 deals, 1 unfinished left out)"),
+        "{text}"
+    );
+    let merged = cardsearch(&["merge", cut]);
+    let merged = String::from_utf8_lossy(&merged.stdout);
+    assert_eq!(script_margin(&text), margin(&merged), "{text} / {merged}");
+    // A game twice, and two matches in one log, are refused.
+    let twice = dir.join("twice.jsonl");
+    std::fs::write(&twice, format!("{}\n{}\n", lines[0], lines[0])).unwrap();
+    let (ok, _, err) = script(twice.to_str().unwrap());
+    assert!(!ok && err.contains("logged twice"), "{err}");
+    let two = dir.join("two.jsonl");
+    let other = lines[0].replace("\"agent_b\":\"random\"", "\"agent_b\":\"pimc\"");
+    assert_ne!(other, lines[0]);
+    std::fs::write(&two, format!("{}\n{other}\n", lines[0])).unwrap();
+    let (ok, _, err) = script(two.to_str().unwrap());
+    assert!(!ok && err.contains("more than one match"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
