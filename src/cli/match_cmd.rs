@@ -7,7 +7,7 @@ use super::output;
 use super::series::SeriesArgs;
 use crate::games::{self, GameDef, GameVisitor};
 use crate::harness::runner::run_match_resuming;
-use crate::harness::stats::{DealMeans, Signed};
+use crate::harness::stats::{DealMeans, Signed, SprtDecision};
 use crate::harness::{MatchConfig, MatchReport, Sprt};
 use crate::search::config::budget_from_spec;
 use crate::spec::Spec;
@@ -31,7 +31,9 @@ pub struct MatchArgs {
     /// Number of deals; each is played once per seating.
     #[arg(long, default_value_t = 100)]
     pub deals: u64,
-    /// Stop early by a sequential probability ratio test between Elo differences, e.g. 0,20.
+    /// Stop early by a sequential probability ratio test between Elo differences, e.g. 0,20
+    /// (α = β = 5%; not before 20 deals; games are logged as their deal is counted, so the log
+    /// ends where the test stopped).
     #[arg(long)]
     pub sprt: Option<String>,
     /// The options every series of games has.
@@ -56,6 +58,14 @@ impl MatchArgs {
     pub fn config(&self) -> Result<MatchConfig, String> {
         let spec = |s: &str| s.parse::<Spec>().map_err(|e| e.to_string());
         let series = self.series.check(self.deals)?;
+        if self.sprt.is_some() && series.shard.is_some() {
+            // Each shard would test its own deals and stop on its own: merged, they would be
+            // neither the sequential test nor a match of fixed size.
+            return Err(
+                "--sprt with --shard: a sequential test stops on the deals played so far,                  which shards cannot share; run the test unsharded"
+                    .into(),
+            );
+        }
         Ok(MatchConfig {
             game: series.game,
             a: spec(&self.a)?,
@@ -252,8 +262,20 @@ pub fn format_report(r: &MatchReport) -> String {
             r.a.endgame_cuts, r.b.endgame_cuts
         );
     }
-    if let Some(d) = r.sprt {
-        out += &format!("  SPRT: {d:?}\n");
+    match r.sprt {
+        Some(SprtDecision::Continue) => {
+            out += "  SPRT: no decision within the deals played\n";
+        }
+        Some(d) => {
+            // A test that stopped early stopped where the score looked most extreme: the
+            // interval above, a fixed match's, leans that way.
+            out += &format!(
+                "  SPRT: {d:?} after {} deals (the score and interval above are a fixed \
+                 match's: a sequential stop biases them toward the hypothesis accepted)\n",
+                t.deals
+            );
+        }
+        None => {}
     }
     if r.interrupted {
         out += &format!(

@@ -616,8 +616,11 @@ pub fn run_match_resuming<G: GameDef>(
     let mut order = (0..shard_deals).map(deal_of).peekable();
     let mut done = skip.len() as u64;
     // Deals are folded into the report in index order, whatever order games finish in, so
-    // the statistics (and the SPRT stopping point) do not depend on scheduling.
-    let mut fold = |pending: &mut BTreeMap<u64, Vec<GameRecord>>, report: &mut MatchReport| {
+    // the statistics (and the SPRT stopping point) do not depend on scheduling. The games of
+    // the deals folded go to `folded`.
+    let mut fold = |pending: &mut BTreeMap<u64, Vec<GameRecord>>,
+                    report: &mut MatchReport,
+                    folded: &mut Vec<GameRecord>| {
         while let Some(&d) = order.peek() {
             if report.sprt.is_some_and(|s| s != SprtDecision::Continue) {
                 return true;
@@ -627,6 +630,7 @@ pub fn run_match_resuming<G: GameDef>(
                     let mut games = pending.remove(&d).expect("present");
                     games.sort_by_key(|g| g.seating_index);
                     report.add_deal(&games);
+                    folded.extend(games);
                     order.next();
                     if let Some(sprt) = cfg.sprt {
                         report.sprt = Some(sprt.decide(&report.tally));
@@ -637,7 +641,13 @@ pub fn run_match_resuming<G: GameDef>(
         }
         report.sprt.is_some_and(|s| s != SprtDecision::Continue)
     };
-    let decided = fold(&mut pending, &mut report);
+    // The logged games resumed from are logged already.
+    let decided = fold(&mut pending, &mut report, &mut Vec::new());
+    // With an SPRT, games are logged as their deal is counted, so the log ends where the test
+    // stopped (and `merge` of it counts what the report counted); otherwise as they finish,
+    // so a crash loses only the games in progress.
+    let log_when_counted = cfg.sprt.is_some();
+    let mut folded = Vec::new();
 
     let next = AtomicU64::new(0);
     let stop = AtomicBool::new(decided);
@@ -689,10 +699,17 @@ pub fn run_match_resuming<G: GameDef>(
                 .entry(record.deal_index)
                 .or_default()
                 .push(record.clone());
-            if fold(&mut pending, &mut report) {
+            if fold(&mut pending, &mut report, &mut folded) {
                 stop.store(true, Ordering::Relaxed);
             }
-            observer.game_finished(&record, &report, done, total);
+            if log_when_counted {
+                for counted in folded.drain(..) {
+                    observer.game_finished(&counted, &report, done, total);
+                }
+            } else {
+                observer.game_finished(&record, &report, done, total);
+                folded.clear();
+            }
         }
     });
     match failure {

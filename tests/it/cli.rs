@@ -1628,3 +1628,65 @@ fn the_points_interval_script_agrees_with_the_match_report() {
     assert!(!ok && err.contains("more than one match"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A match stopped by its SPRT logs the games it counted and no others, so `merge` of its log
+/// reports what the match reported; the test waits for its minimum of deals; and it is refused
+/// with shards, which would each stop on their own.
+#[test]
+fn a_match_stopped_by_its_sprt_logs_what_it_counted() {
+    let dir = scratch_dir("sprt");
+    let log = dir.join("s.jsonl");
+    let log = log.to_str().unwrap();
+    let out = cardsearch(&[
+        "match",
+        "--game",
+        "tricks",
+        "--a",
+        "uct",
+        "--b",
+        "random",
+        "--deals",
+        "200",
+        "--iterations",
+        "50",
+        "--sprt",
+        "0,100",
+        "--jobs",
+        "2",
+        "--quiet",
+        "--out",
+        log,
+    ]);
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{report}");
+    assert!(report.contains("SPRT: AcceptH1 after"), "{report}");
+    let score_line = |text: &str| {
+        text.lines()
+            .find(|l| l.contains("mean score"))
+            .unwrap()
+            .to_string()
+    };
+    let deals: u64 = score_line(&report)
+        .rsplit(", ")
+        .next()
+        .and_then(|t| t.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    assert!((20..200).contains(&deals), "{report}");
+    let logged = std::fs::read_to_string(log).unwrap().lines().count() as u64;
+    assert_eq!(
+        logged,
+        2 * deals,
+        "two seatings a deal, nothing past the stop"
+    );
+    let merged = cardsearch(&["merge", log]);
+    assert_eq!(
+        score_line(&String::from_utf8_lossy(&merged.stdout)),
+        score_line(&report)
+    );
+    assert_clean_error(
+        &["match", "--sprt", "0,20", "--shard", "0/2", "--deals", "10"],
+        "--sprt with --shard",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
