@@ -21,8 +21,10 @@ use crate::spec::Spec;
     after_help = "Every pairing is the match `cardsearch match --a A --b B` with the same game, \
 deals, seed, budget and line-up (so any cell of the crosstable can be checked alone), all written \
 to one --out log. Run the same command again with the same --out to continue after a crash or \
-a kill: finished games are not played again. Ratings: maximum-likelihood Elo (Bradley–Terry, a \
-draw half a win) fitted to every pairing jointly, with 95% intervals, the --anchor agent at 0."
+a kill: finished games are not played again. Ratings: Elo (Bradley–Terry, a draw half a win) \
+fitted to every pairing jointly by maximum likelihood with one drawn game a pairing added as a \
+prior (so an agent that wins every game has a finite rating, marked as such), with 95% \
+intervals, the --anchor agent at 0."
 )]
 pub struct TournamentArgs {
     /// The agents, comma-separated, e.g. `random,pimc,ismcts:c=0.7,reward=mix:w=0.3` (an item
@@ -285,7 +287,8 @@ pub fn format_tournament(r: &TournamentReport) -> String {
         None => out += "  ratings: not every agent is linked to the anchor by finished games\n",
         Some(ratings) => {
             out += &format!(
-                "  ratings: maximum-likelihood Elo over every pairing, 95% interval, {} = 0\n",
+                "  ratings: Elo fitted to every pairing (maximum likelihood with one drawn game \
+                 a pairing added as a prior), 95% interval, {} = 0\n",
                 r.agents[r.anchor]
             );
             let mut order: Vec<usize> = (0..n).collect();
@@ -294,8 +297,17 @@ pub fn format_tournament(r: &TournamentReport) -> String {
             for (rank, &i) in order.iter().enumerate() {
                 let g = &ratings[i];
                 let (s, games) = score[i];
+                // With every game won or every game lost the likelihood alone has no
+                // maximum: the rating is the prior's doing, and says only "above" or "below".
+                let unbounded = if games > 0.0 && s == games {
+                    " (won every game: held finite only by the prior)"
+                } else if games > 0.0 && s == 0.0 {
+                    " (lost every game: held finite only by the prior)"
+                } else {
+                    ""
+                };
                 out += &format!(
-                    "    {:>4}  {:>6}  [{:>5}, {:>5}]  {:>7}  {:.3}  {}: {}{}\n",
+                    "    {:>4}  {:>6}  [{:>5}, {:>5}]  {:>7}  {:.3}  {}: {}{}{unbounded}\n",
                     rank + 1,
                     Signed(g.elo, 0),
                     Signed(g.low, 0),
@@ -365,6 +377,50 @@ mod tests {
             let e = anchor_index(anchor, &logged).unwrap_err();
             assert!(e.contains(why) && e.contains("random ismcts:c=0.7"), "{e}");
         }
+    }
+
+    /// An agent that won or lost every game has no maximum-likelihood rating: the report says
+    /// its rating is the prior's doing.
+    #[test]
+    fn ratings_held_up_only_by_the_prior_are_marked() {
+        use crate::harness::MatchReport;
+        use crate::harness::tournament::{Pairing, TournamentReport};
+        let pairing = |a, b, deal_scores: &[f64]| {
+            let mut report = MatchReport {
+                seatings_per_deal: 2,
+                ..Default::default()
+            };
+            for &score in deal_scores {
+                report.tally.add_deal(score);
+            }
+            Pairing { a, b, report }
+        };
+        let agents: Vec<String> = ["random", "pimc", "uct"].map(String::from).into();
+        let report = TournamentReport::new(
+            "sueca".into(),
+            agents,
+            vec![
+                pairing(0, 1, &[0.5, 0.0, 0.5]),
+                pairing(0, 2, &[0.0, 0.0, 0.0]),
+                pairing(1, 2, &[0.0, 0.0, 0.0]),
+            ],
+            0,
+        );
+        let text = format_tournament(&report);
+        // The agent's row of the ratings table (the one with an interval in brackets).
+        let line = |agent: &str| {
+            text.lines()
+                .find(|l| l.contains('[') && l.contains(agent))
+                .unwrap()
+        };
+        assert!(
+            line("3: uct").contains("won every game: held finite only by the prior"),
+            "{text}"
+        );
+        assert!(
+            !line("1: random").contains("prior") && !line("2: pimc").contains("prior"),
+            "{text}"
+        );
     }
 
     #[test]
