@@ -7,7 +7,7 @@ use super::output;
 use super::series::SeriesArgs;
 use crate::games::{self, GameDef, GameVisitor};
 use crate::harness::runner::run_match_resuming;
-use crate::harness::stats::{DealMeans, Signed, SprtDecision};
+use crate::harness::stats::{DealMeans, EloText, Signed, SprtDecision};
 use crate::harness::{MatchConfig, MatchReport, Sprt};
 use crate::search::config::budget_from_spec;
 use crate::spec::Spec;
@@ -181,6 +181,7 @@ fn margin_text(m: &DealMeans, decimals: usize) -> String {
             Signed(lo, decimals),
             Signed(hi, decimals)
         ),
+        None if m.deals >= 2 => " (every deal alike: no interval)".to_string(),
         None => String::new(),
     };
     format!(", A − B {}{interval}", Signed(m.mean(), decimals))
@@ -204,9 +205,9 @@ pub fn format_report(r: &MatchReport) -> String {
         "  A mean score {:.3} ± {:.3} (95% CI {lo:.3}–{hi:.3}), Elo {} ({} … {}), {} deals\n",
         t.mean(),
         t.half_width(),
-        Signed(elo, 0),
-        Signed(elo_lo, 0),
-        Signed(elo_hi, 0),
+        EloText(elo),
+        EloText(elo_lo),
+        EloText(elo_hi),
         t.deals
     );
     out += &format!(

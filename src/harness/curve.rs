@@ -24,7 +24,7 @@ use super::runner::{
     GameRecord, MatchConfig, MatchObserver, MatchReport, agents_spec, run_match_resuming,
 };
 use super::seating::Lineup;
-use super::stats::{Signed, Tally, elo_of, t95};
+use super::stats::{EloText, Signed, Tally, elo_of, t95};
 use crate::games::GameDef;
 use crate::search::{Budget, StopSignal};
 use crate::spec::Spec;
@@ -556,7 +556,7 @@ pub fn to_table(curve: &Curve) -> String {
             format!("{:.3} ({:.3}–{:.3})", h.score, h.interval.0, h.interval.1)
         });
         let gain = p.vs_half.as_ref().map_or(String::from("—"), |h| {
-            format!("{} ±{:.0}", Signed(h.elo, 0), h.elo_half_width())
+            format!("{} ±{:.0}", EloText(h.elo), h.elo_half_width())
         });
         let points = match r.points_margin_half_width() {
             Some(h) => format!("{} ±{h:.1}", Signed(r.points_margin, 1)),
@@ -566,7 +566,7 @@ pub fn to_table(curve: &Curve) -> String {
             "{:>10} {:>24} {:>17} {:>19} {:>26} {:>13} {:>13.0}\n",
             p.rung.describe(),
             format!("{:.3} ({:.3}–{:.3})", r.score, r.interval.0, r.interval.1),
-            format!("{} ±{:.0}", Signed(r.elo, 0), r.elo_half_width()),
+            format!("{} ±{:.0}", EloText(r.elo), r.elo_half_width()),
             points,
             half,
             gain,

@@ -106,8 +106,11 @@ impl Tally {
     /// rest by half a win (variance `1/(4n)`): deals that all scored alike so far (in Sueca
     /// most split 1-1 when partnerships swap, so ten deals at 0.5 happen) show that deals
     /// rarely differ, not that they cannot, and a zero spread would claim an exact score and
-    /// give a curve's fit an infinitely weighted point. The floor only binds when nearly every
-    /// deal scored alike: a spread as small as one deal's difference in the whole match.
+    /// give a curve's fit an infinitely weighted point. In games of two seatings a deal it binds
+    /// only when nearly every deal scored alike; where a deal averages many seatings (Hearts
+    /// 2-vs-2: six) the deals' scores spread less, and at 10 to 20 deals the floor made the
+    /// interval up to 2.4 times the sample's (session 53's audit; by 40 deals 1.07): wide, the
+    /// safe side, and a reason to play more deals than that.
     pub fn std_error(&self) -> f64 {
         if self.deals < 2 {
             return 0.5;
@@ -192,20 +195,49 @@ impl DealMeans {
     }
 
     /// The 95% t interval of the mean; `None` with fewer than two deals, whose spread is
-    /// unknown (and unbounded, unlike a score's).
+    /// unknown (and unbounded, unlike a score's), and when every deal's value was the same: a
+    /// zero spread over a few deals (four Sueca deals each won by two match units) says the
+    /// deals rarely differ, not that the mean is exact, and a margin has no bound to floor it
+    /// by as the score's is.
     pub fn interval(&self) -> Option<(f64, f64)> {
         if self.deals < 2 {
             return None;
         }
-        let h = t95(self.deals - 1) * sample_std_error(self.deals, self.sum, self.sum_sq);
+        let se = sample_std_error(self.deals, self.sum, self.sum_sq);
+        // Sums of equal values can leave a rounding residue: "the same" is relative to them.
+        if se <= 1e-12 * self.mean().abs().max(1.0) {
+            return None;
+        }
+        let h = t95(self.deals - 1) * se;
         Some((self.mean() - h, self.mean() + h))
     }
 }
 
-/// The Elo difference whose expected score is `score`, clamped to ±1000 at the extremes.
+/// The largest Elo difference [`elo_of`] gives, either way.
+pub const ELO_LIMIT: f64 = 1000.0;
+
+/// The Elo difference whose expected score is `score`, clamped to ±[`ELO_LIMIT`] at the
+/// extremes (a score of 1 is an infinite difference).
 pub fn elo_of(score: f64) -> f64 {
     let s = score.clamp(1e-6, 1.0 - 1e-6);
-    (-400.0 * (1.0 / s - 1.0).log10()).clamp(-1000.0, 1000.0)
+    (-400.0 * (1.0 / s - 1.0).log10()).clamp(-ELO_LIMIT, ELO_LIMIT)
+}
+
+/// An Elo difference as [`Signed`] writes it with no decimals, except that one at the clamp
+/// of [`elo_of`] is written as the bound it is: `≥+1000`, `≤-1000`.
+#[derive(Clone, Copy, Debug)]
+pub struct EloText(pub f64);
+
+impl fmt::Display for EloText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0 >= ELO_LIMIT {
+            f.pad(&format!("≥+{ELO_LIMIT}"))
+        } else if self.0 <= -ELO_LIMIT {
+            f.pad(&format!("≤-{ELO_LIMIT}"))
+        } else {
+            Signed(self.0, 0).fmt(f)
+        }
+    }
 }
 
 /// A number (`.0`) written with its sign and `.1` decimals, as `{:+.N}` writes it, except that a value
@@ -505,6 +537,22 @@ mod tests {
         let h = 4.3027 * 12f64.sqrt();
         assert!((m.mean() - 4.0).abs() < 1e-12);
         assert!((lo - (4.0 - h)).abs() < 1e-12 && (hi - (4.0 + h)).abs() < 1e-12);
+        // Deals that all came out the same give no interval, not one of zero width.
+        let mut alike = DealMeans::default();
+        for _ in 0..4 {
+            alike.add(2.0);
+        }
+        assert_eq!((alike.mean(), alike.interval()), (2.0, None));
+        alike.add(0.1);
+        assert!(alike.interval().is_some());
+    }
+
+    #[test]
+    fn elo_at_the_clamp_is_written_as_a_bound() {
+        assert_eq!(EloText(elo_of(1.0)).to_string(), "≥+1000");
+        assert_eq!(EloText(elo_of(0.0)).to_string(), "≤-1000");
+        assert_eq!(EloText(elo_of(0.75)).to_string(), "+191");
+        assert_eq!(format!("{:>7}", EloText(-0.2)), "     +0");
     }
 
     #[test]
