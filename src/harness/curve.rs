@@ -724,34 +724,9 @@ mod tests {
         assert!(g.interval.1 - g.interval.0 < 1e-6, "{g:?}");
     }
 
-    /// A curve of one deal a match has points of unknown spread: no fit is claimed.
-    #[test]
-    fn a_curve_of_one_deal_fits_nothing() {
-        let point = |rung, deals| CurvePoint {
-            rung: Rung::Iterations(rung),
-            vs_reference: Scored {
-                score: 0.6,
-                interval: (0.0, 1.0),
-                elo: elo_of(0.6),
-                elo_interval: (-1000.0, 1000.0),
-                elo_se: 50.0,
-                deals,
-                points: 0.0,
-                opponent_points: 0.0,
-                points_margin: 0.0,
-                points_margin_interval: None,
-                iterations_per_move: 1.0,
-            },
-            vs_half: None,
-        };
-        assert_eq!(fit(&[point(2, 1), point(4, 1)], &[]), (None, None));
-        let (slope, half) = fit(&[point(2, 10), point(4, 10)], &[]);
-        assert!(slope.is_some() && half.is_none());
-    }
-
-    #[test]
-    fn elo_intervals_use_students_t_at_the_rungs_deals() {
-        let scored = |deals| Scored {
+    /// A point's score at 0.6 over `deals`, with an Elo standard error of 20.
+    fn scored(deals: u64) -> Scored {
+        Scored {
             score: 0.6,
             interval: (0.5, 0.7),
             elo: elo_of(0.6),
@@ -763,7 +738,24 @@ mod tests {
             points_margin: 0.0,
             points_margin_interval: None,
             iterations_per_move: 1.0,
+        }
+    }
+
+    /// A curve of one deal a match has points of unknown spread: no fit is claimed.
+    #[test]
+    fn a_curve_of_one_deal_fits_nothing() {
+        let point = |rung, deals| CurvePoint {
+            rung: Rung::Iterations(rung),
+            vs_reference: scored(deals),
+            vs_half: None,
         };
+        assert_eq!(fit(&[point(2, 1), point(4, 1)], &[]), (None, None));
+        let (slope, half) = fit(&[point(2, 10), point(4, 10)], &[]);
+        assert!(slope.is_some() && half.is_none());
+    }
+
+    #[test]
+    fn elo_intervals_use_students_t_at_the_rungs_deals() {
         // t at 9 degrees of freedom is 2.2622 (the printed table), not the normal 1.96.
         assert!((scored(10).elo_half_width() - 2.2622 * 20.0).abs() < 1e-9);
         assert!((scored(1_000_000).elo_half_width() - Z95 * 20.0).abs() < 1e-3);

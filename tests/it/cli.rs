@@ -12,6 +12,13 @@ fn cardsearch(args: &[&str]) -> Output {
 }
 
 /// A fresh folder for one test's files: `cardsearch-NAME-PID` in the temporary directory.
+/// `cardsearch match --quiet --out LOG` with the words of `args`: a match whose games a test
+/// reads back.
+fn logged_match(log: &str, args: &str) -> Output {
+    let words: Vec<&str> = args.split_whitespace().collect();
+    cardsearch(&[&["match", "--quiet", "--out", log][..], &words].concat())
+}
+
 fn scratch_dir(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("cardsearch-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -1545,22 +1552,10 @@ fn the_points_interval_script_agrees_with_the_match_report() {
     let dir = scratch_dir("points-script");
     let log = dir.join("m.jsonl");
     let log = log.to_str().unwrap();
-    let out = cardsearch(&[
-        "match",
-        "--game",
-        "sueca",
-        "--a",
-        "ismcts",
-        "--b",
-        "random",
-        "--deals",
-        "4",
-        "--iterations",
-        "20",
-        "--quiet",
-        "--out",
+    let out = logged_match(
         log,
-    ]);
+        "--game sueca --a ismcts --b random --deals 4 --iterations 20",
+    );
     assert!(out.status.success());
     let report = String::from_utf8_lossy(&out.stdout);
     // `A − B +4.75 (95% CI -29.29 … +38.79)`: the margin and its interval, to two decimals.
@@ -1637,26 +1632,10 @@ fn a_match_stopped_by_its_sprt_logs_what_it_counted() {
     let dir = scratch_dir("sprt");
     let log = dir.join("s.jsonl");
     let log = log.to_str().unwrap();
-    let out = cardsearch(&[
-        "match",
-        "--game",
-        "tricks",
-        "--a",
-        "uct",
-        "--b",
-        "random",
-        "--deals",
-        "200",
-        "--iterations",
-        "50",
-        "--sprt",
-        "0,100",
-        "--jobs",
-        "2",
-        "--quiet",
-        "--out",
+    let out = logged_match(
         log,
-    ]);
+        "--game tricks --a uct --b random --deals 200 --iterations 50 --sprt 0,100 --jobs 2",
+    );
     let report = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{report}");
     assert!(report.contains("SPRT: AcceptH1 after"), "{report}");
