@@ -126,10 +126,20 @@ impl Budget {
 
     /// Short text such as `1000 it` or `50 ms` or `1000 it / 50 ms`.
     pub fn describe(&self) -> String {
+        // Whole milliseconds as they are (logs compare these words when a match continues);
+        // the protocol's fractions of one (`time_ms: 0.5`) to the microsecond, not as `0 ms`.
+        let millis = |t: Duration| {
+            if t.subsec_nanos().is_multiple_of(1_000_000) {
+                t.as_millis().to_string()
+            } else {
+                let text = format!("{:.3}", t.as_secs_f64() * 1000.0);
+                text.trim_end_matches('0').to_string()
+            }
+        };
         match (self.iterations, self.time) {
             (Some(n), None) => format!("{n} it"),
-            (None, Some(t)) => format!("{} ms", t.as_millis()),
-            (Some(n), Some(t)) => format!("{n} it / {} ms", t.as_millis()),
+            (None, Some(t)) => format!("{} ms", millis(t)),
+            (Some(n), Some(t)) => format!("{n} it / {} ms", millis(t)),
             (None, None) => "unbounded".to_string(),
         }
     }
@@ -264,6 +274,24 @@ impl SharedBudget {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn budgets_are_described_to_the_microsecond_below_a_whole_millisecond() {
+        let time = |micros| Budget {
+            iterations: None,
+            time: Some(Duration::from_micros(micros)),
+            stop: None,
+        };
+        assert_eq!(Budget::iterations(40).describe(), "40 it");
+        assert_eq!(Budget::millis(20).describe(), "20 ms");
+        assert_eq!(time(500).describe(), "0.5 ms");
+        assert_eq!(time(1_250).describe(), "1.25 ms");
+        let both = Budget {
+            iterations: Some(9),
+            ..time(50)
+        };
+        assert_eq!(both.describe(), "9 it / 0.05 ms");
+    }
 
     #[test]
     fn a_scaled_budget_scales_iterations_and_time_and_keeps_the_stop_signal() {
