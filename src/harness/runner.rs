@@ -703,8 +703,11 @@ pub fn run_match_resuming<G: GameDef>(
                 stop.store(true, Ordering::Relaxed);
             }
             if log_when_counted {
+                // A counted deal may hold games taken from the log: those are logged already.
                 for counted in folded.drain(..) {
-                    observer.game_finished(&counted, &report, done, total);
+                    if !skip.contains(&(counted.deal_index, counted.seating_index)) {
+                        observer.game_finished(&counted, &report, done, total);
+                    }
                 }
             } else {
                 observer.game_finished(&record, &report, done, total);

@@ -1663,6 +1663,22 @@ fn a_match_stopped_by_its_sprt_logs_what_it_counted() {
         score_line(&String::from_utf8_lossy(&merged.stdout)),
         score_line(&report)
     );
+    // Continued from a log cut in the middle of a deal, it logs only the games it plays: the
+    // ones taken from the log are not written again when their deal is counted.
+    let text = std::fs::read_to_string(log).unwrap();
+    let kept: Vec<&str> = text.lines().take(21).collect();
+    std::fs::write(log, kept.join("\n") + "\n").unwrap();
+    let again = logged_match(
+        log,
+        "--game tricks --a uct --b random --deals 200 --iterations 50 --sprt 0,100 --jobs 2",
+    );
+    assert_eq!(
+        score_line(&String::from_utf8_lossy(&again.stdout)),
+        score_line(&report)
+    );
+    let logged = std::fs::read_to_string(log).unwrap().lines().count() as u64;
+    assert_eq!(logged, 2 * deals, "no game logged twice");
+    assert!(cardsearch(&["merge", log]).status.success());
     assert_clean_error(
         &["match", "--sprt", "0,20", "--shard", "0/2", "--deals", "10"],
         "--sprt with --shard",
