@@ -65,6 +65,7 @@ pub fn run(args: &MergeArgs) -> Result<(), String> {
         }
     }
     if pairs.len() > 1 {
+        same_tournament(&pairs)?;
         return merge_tournament(args, pairs);
     }
     // One match has no ratings to draw or anchor: said, not ignored.
@@ -97,6 +98,40 @@ pub fn run(args: &MergeArgs) -> Result<(), String> {
         Some(p) => output::write_json(p, &merged.report),
         None => Ok(()),
     }
+}
+
+/// Several agent pairs are one tournament's pairings only if they played the same game, deals
+/// (seed), budget and line-up: logs of different matches are refused, not rated together.
+/// (Within a pair, `merge_records` checks each game against the others.)
+fn same_tournament(pairs: &[((String, String), Vec<Logged>)]) -> Result<(), String> {
+    let first = &pairs[0].1[0].record;
+    for ((a, b), logs) in &pairs[1..] {
+        let r = &logs[0].record;
+        let differs = [
+            ("game", first.game != r.game, &first.game, &r.game),
+            (
+                "seed",
+                first.seed != r.seed,
+                &first.seed.to_string(),
+                &r.seed.to_string(),
+            ),
+            ("budget", first.budget != r.budget, &first.budget, &r.budget),
+            (
+                "seatings per deal",
+                first.seatings_per_deal != r.seatings_per_deal,
+                &first.seatings_per_deal.to_string(),
+                &r.seatings_per_deal.to_string(),
+            ),
+        ];
+        if let Some((what, _, x, y)) = differs.into_iter().find(|d| d.1) {
+            return Err(format!(
+                "the logs hold different matches, not one tournament: {} vs {} has {what} {x}, \
+                 {a} vs {b} has {y}",
+                first.agent_a, first.agent_b
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Merges one match's records, warning on stderr about incomplete and missing deals.

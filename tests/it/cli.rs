@@ -1685,3 +1685,23 @@ fn a_match_stopped_by_its_sprt_logs_what_it_counted() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `merge` rates several agent pairs together only when they are one tournament's pairings:
+/// logs of matches of another game, seed or budget are refused, not rated side by side.
+#[test]
+fn merge_refuses_logs_of_different_matches_as_a_tournament() {
+    let dir = scratch_dir("merge-mixed");
+    let log = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let (one, two, three) = (log("one.jsonl"), log("two.jsonl"), log("three.jsonl"));
+    let quick = "--a ismcts --deals 2 --iterations 20";
+    for (path, args) in [
+        (&one, format!("--game tricks --b random --seed 7 {quick}")),
+        (&two, format!("--game sueca --b pimc --seed 7 {quick}")),
+        (&three, format!("--game tricks --b pimc --seed 8 {quick}")),
+    ] {
+        assert!(logged_match(path, &args).status.success());
+    }
+    assert_clean_error(&["merge", &one, &two], "has game tricks");
+    assert_clean_error(&["merge", &one, &three], "has seed 7");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
