@@ -209,6 +209,10 @@ pub struct Curve {
     pub slope_vs_reference: Option<Gain>,
     /// Mean gain of the half-budget matches.
     pub mean_vs_half: Option<Gain>,
+    /// True when the run was stopped before every rung was played: the points are the rungs
+    /// finished.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub interrupted: bool,
 }
 
 /// The agent at one rung: its spec with the rung's budget replacing any it had.
@@ -384,12 +388,18 @@ struct CollectDeals<'o> {
 }
 
 impl<'o> CollectDeals<'o> {
-    fn new(inner: &'o mut dyn MatchObserver, resumed: &[GameRecord]) -> CollectDeals<'o> {
+    /// Starts with the games taken from the log among the match's first `deals` (a log may
+    /// hold more deals than this run plays; the match leaves those out, and so do the fits).
+    fn new(
+        inner: &'o mut dyn MatchObserver,
+        resumed: &[GameRecord],
+        deals: u64,
+    ) -> CollectDeals<'o> {
         let mut collect = CollectDeals {
             inner,
             sums: BTreeMap::new(),
         };
-        for r in resumed {
+        for r in resumed.iter().filter(|r| r.deal_index < deals) {
             collect.add(r);
         }
         collect
@@ -448,6 +458,17 @@ pub fn run_curve<G: GameDef>(
     progress: &mut dyn FnMut(usize, &str),
 ) -> Result<Curve, String> {
     let pairs = logged_pairs::<G>(plan);
+    // A log tells matches apart by their two agents: two matches of the same pair (a reference
+    // that is the agent at some rung's half budget) would be one match twice over.
+    for (i, pair) in pairs.iter().enumerate() {
+        if pairs[..i].contains(pair) {
+            return Err(format!(
+                "two matches of this curve would both be {} vs {}: give a reference other than \
+                 the agent at a rung's half budget, or --no-half",
+                pair.0, pair.1
+            ));
+        }
+    }
     let mut resumed: Vec<Vec<GameRecord>> = vec![Vec::new(); pairs.len()];
     for (k, r) in finished.into_iter().enumerate() {
         let pair = (r.agent_a.clone(), r.agent_b.clone());
@@ -466,6 +487,7 @@ pub fn run_curve<G: GameDef>(
     let mut resumed = resumed.into_iter();
     let mut points = Vec::new();
     let mut deals = Vec::new();
+    let mut interrupted = false;
     for (i, &rung) in plan.rungs.iter().enumerate() {
         let agent = at_rung(&plan.agent, rung);
         let mut play = |b: Spec, observer: &mut dyn MatchObserver| {
@@ -485,13 +507,14 @@ pub fn run_curve<G: GameDef>(
             };
             // The plan's matches come in the order `logged_pairs` lists them.
             let finished = resumed.next().unwrap_or_default();
-            let mut collect = CollectDeals::new(observer, &finished);
+            let mut collect = CollectDeals::new(observer, &finished, plan.deals);
             let report = run_match_resuming::<G>(&cfg, config, finished, &mut collect)?;
             Ok::<_, String>((report, collect.scores()))
         };
         progress(i, &format!("{} vs reference", rung.describe()));
         let (vs_reference, reference_deals) = play(plan.reference.clone(), observer)?;
         if vs_reference.interrupted {
+            interrupted = true;
             break;
         }
         let mut rung_deals = RungDeals {
@@ -505,6 +528,7 @@ pub fn run_curve<G: GameDef>(
             );
             let (r, half_deals) = play(at_rung(&plan.agent, rung.half()), observer)?;
             if r.interrupted {
+                interrupted = true;
                 break;
             }
             rung_deals.vs_half = half_deals;
@@ -535,6 +559,7 @@ pub fn run_curve<G: GameDef>(
         points,
         slope_vs_reference,
         mean_vs_half,
+        interrupted,
     })
 }
 
@@ -588,6 +613,13 @@ pub fn to_table(curve: &Curve) -> String {
         gain(&curve.slope_vs_reference),
         gain(&curve.mean_vs_half)
     );
+    if curve.interrupted {
+        out += &format!(
+            "INTERRUPTED: only the {} rung(s) above were finished (run the same command again \
+             to continue)\n",
+            curve.points.len()
+        );
+    }
     out
 }
 
@@ -761,6 +793,109 @@ mod tests {
         assert!((scored(1_000_000).elo_half_width() - Z95 * 20.0).abs() < 1e-3);
         // One deal says nothing about the spread: the whole range.
         assert_eq!(scored(1).elo_half_width(), 2000.0);
+    }
+
+    /// A plan for a two-rung Tricks curve of ISMCTS against `reference`, 4 deals.
+    fn tricks_plan(reference: &str) -> CurvePlan {
+        CurvePlan {
+            game: "tricks".parse().unwrap(),
+            agent: "ismcts".parse().unwrap(),
+            reference: reference.parse().unwrap(),
+            reference_budget: Budget::iterations(8),
+            rungs: vec![Rung::Iterations(8), Rung::Iterations(16)],
+            against_half: true,
+            deals: 4,
+            seed: 1,
+            jobs: 1,
+            stop: None,
+        }
+    }
+
+    fn run_tricks(plan: &CurvePlan) -> Result<Curve, String> {
+        use crate::games::Tricks;
+        use crate::harness::runner::Quiet;
+        run_curve::<Tricks>(
+            plan,
+            &Default::default(),
+            Vec::new(),
+            &mut Quiet,
+            &mut |_, _| {},
+        )
+    }
+
+    /// A curve stopped before its last rung says so in its table and JSON, as a match does.
+    #[test]
+    fn a_stopped_curve_is_marked_interrupted() {
+        let whole = run_tricks(&tricks_plan("random")).unwrap();
+        assert!(!whole.interrupted && whole.points.len() == 2);
+        assert!(!to_table(&whole).contains("INTERRUPTED"));
+        let stop = StopSignal::new();
+        stop.raise();
+        let stopped = run_tricks(&CurvePlan {
+            stop: Some(stop),
+            ..tricks_plan("random")
+        })
+        .unwrap();
+        assert!(stopped.interrupted && stopped.points.is_empty());
+        assert!(to_table(&stopped).contains("INTERRUPTED"));
+        assert!(
+            serde_json::to_string(&stopped)
+                .unwrap()
+                .contains("\"interrupted\":true")
+        );
+    }
+
+    /// A curve continued from the log of a longer one plays and fits the deals it names only:
+    /// the same fits as a fresh run of as many deals.
+    #[test]
+    fn a_curve_continued_from_a_longer_log_fits_only_its_own_deals() {
+        use crate::games::Tricks;
+        struct Keep(Vec<GameRecord>);
+        impl MatchObserver for Keep {
+            fn game_finished(&mut self, r: &GameRecord, _: &MatchReport, _: u64, _: u64) {
+                self.0.push(r.clone());
+            }
+        }
+        let mut longer = Keep(Vec::new());
+        let plan = CurvePlan {
+            deals: 12,
+            ..tricks_plan("random")
+        };
+        run_curve::<Tricks>(
+            &plan,
+            &Default::default(),
+            Vec::new(),
+            &mut longer,
+            &mut |_, _| {},
+        )
+        .unwrap();
+        let fresh = run_tricks(&tricks_plan("random")).unwrap();
+        let continued = run_curve::<Tricks>(
+            &tricks_plan("random"),
+            &Default::default(),
+            longer.0,
+            &mut Keep(Vec::new()),
+            &mut |_, _| {},
+        )
+        .unwrap();
+        assert_eq!(continued.points, fresh.points);
+        assert_eq!(continued.slope_vs_reference, fresh.slope_vs_reference);
+        assert_eq!(continued.mean_vs_half, fresh.mean_vs_half);
+    }
+
+    /// A reference that is the agent at a rung's half budget would make two matches of the same
+    /// two agents, which a log cannot tell apart: refused before any game.
+    #[test]
+    fn a_reference_equal_to_a_half_budget_agent_is_refused() {
+        let e = run_tricks(&tricks_plan("ismcts:iterations=8")).unwrap_err();
+        assert!(e.contains("would both be"), "{e}");
+        assert!(
+            run_tricks(&CurvePlan {
+                against_half: false,
+                ..tricks_plan("ismcts:iterations=8")
+            })
+            .is_ok()
+        );
     }
 
     #[test]
