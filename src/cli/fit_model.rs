@@ -7,7 +7,7 @@ use clap::Args;
 
 use crate::game::MoveSet;
 use crate::games::{self, GameDef, GameVisitor};
-use crate::harness::log::{Logged, read_log};
+use crate::harness::log::{Logged, read_log_noting};
 use crate::search::inference::{self, InferenceConfig};
 use crate::search::opponent_model::{self, Decision, FitSettings, OpponentModel};
 use crate::spec::Spec;
@@ -63,7 +63,11 @@ pub fn run(args: &FitModelArgs) -> Result<(), String> {
     super::output::check_outputs(&[("--out", args.out.as_deref())], &inputs)?;
     let mut logged = Vec::new();
     for path in &args.logs {
-        logged.extend(read_log(path).map_err(|e| e.to_string())?);
+        let (records, warning) = read_log_noting(path).map_err(|e| e.to_string())?;
+        if let Some(w) = warning {
+            eprintln!("warning: {w}");
+        }
+        logged.extend(records);
     }
     refuse_repeated_games(&logged)?;
     games::dispatch(

@@ -8,7 +8,7 @@ use clap::Args;
 use super::match_cmd::{budget_line, format_report};
 use super::output;
 use super::tournament::{format_tournament, write_outputs};
-use crate::harness::log::{Logged, Merged, merge_records, read_log};
+use crate::harness::log::{Logged, Merged, merge_records, read_log_noting};
 use crate::harness::tournament::{Pairing, TournamentReport};
 
 /// Options of `cardsearch merge`.
@@ -53,7 +53,11 @@ pub fn run(args: &MergeArgs) -> Result<(), String> {
     )?;
     let mut records = Vec::new();
     for path in &args.logs {
-        records.extend(read_log(path).map_err(|e| e.to_string())?);
+        let (logged, warning) = read_log_noting(path).map_err(|e| e.to_string())?;
+        if let Some(w) = warning {
+            eprintln!("warning: {w}");
+        }
+        records.extend(logged);
     }
     // A tournament's log holds several pairings, told apart by their two agents.
     let mut pairs: Vec<((String, String), Vec<Logged>)> = Vec::new();

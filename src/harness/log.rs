@@ -170,12 +170,38 @@ pub fn parse_record(text: &str) -> Result<GameRecord, String> {
     Ok(r)
 }
 
+/// How much of a log's text to read as games, and a warning naming the unfinished last line
+/// left out, if any: one with no end of line that is not a whole record (a run stopped while
+/// writing it, or one still running). A whole record without its end of line is kept.
+fn whole_lines(path: &Path, text: &str) -> (usize, Option<String>) {
+    let whole = text.rfind('\n').map_or(0, |i| i + 1);
+    let tail = &text[whole..];
+    let unfinished = !tail.trim().is_empty() && parse_record(tail).is_err();
+    let warning = unfinished.then(|| {
+        format!(
+            "{} line {}: ignoring an unfinished game ({} bytes, no end of line): a run stopped \
+             while writing it, or one still running",
+            path.display(),
+            text[..whole].lines().count() + 1,
+            text.len() - whole
+        )
+    });
+    (if warning.is_some() { whole } else { text.len() }, warning)
+}
+
 /// Reads every record of a log. Blank lines are skipped; any other line that is not a record is
-/// an error naming its line.
+/// an error naming its line, but for an unfinished last line (see [`read_log_noting`]).
 pub fn read_log(path: &Path) -> Result<Vec<Logged>, LogError> {
+    read_log_noting(path).map(|(records, _)| records)
+}
+
+/// [`read_log`], with the warning about an unfinished last line it left out (a log read while
+/// its run goes on, or after a kill): the commands that read logs say it on stderr.
+pub fn read_log_noting(path: &Path) -> Result<(Vec<Logged>, Option<String>), LogError> {
     let text = read_text(path)?;
+    let (whole, warning) = whole_lines(path, &text);
     let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
+    for (i, line) in text[..whole].lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
@@ -188,7 +214,7 @@ pub fn read_log(path: &Path) -> Result<Vec<Logged>, LogError> {
             Err(message) => return Err(LogError::Corrupt { origin, message }),
         }
     }
-    Ok(out)
+    Ok((out, warning))
 }
 
 /// A log opened to continue the run that wrote it: its whole games, and the file positioned
@@ -266,8 +292,10 @@ pub fn resume_log(path: &Path) -> Result<ResumedLog, LogError> {
 /// `k + 1` of a log written by `cardsearch match`). Only that line has to be a valid record.
 pub fn read_game(path: &Path, index: usize) -> Result<Logged, LogError> {
     let text = read_text(path)?;
+    // An unfinished last line is no game (nor counted among them).
+    let (whole, _) = whole_lines(path, &text);
     let mut games = 0;
-    for (i, line) in text.lines().enumerate() {
+    for (i, line) in text[..whole].lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }

@@ -1705,3 +1705,56 @@ fn merge_refuses_logs_of_different_matches_as_a_tournament() {
     assert_clean_error(&["merge", &one, &three], "has seed 7");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A log whose last line was cut short (its run killed mid-write, or still running) is read as
+/// the games before it, with a warning, by `merge` and `replay`, as a continued run reads it;
+/// only a cut record is left out, not a whole one that lacks its end of line.
+#[test]
+fn logs_with_an_unfinished_last_line_are_read_up_to_it() {
+    let dir = scratch_dir("unfinished");
+    let log = dir.join("m.jsonl");
+    let log = log.to_str().unwrap();
+    let played = logged_match(
+        log,
+        "--game tricks --a ismcts --b random --deals 3 --iterations 20",
+    );
+    assert!(played.status.success());
+    let text = std::fs::read_to_string(log).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let before = lines[..lines.len() - 1].join("\n") + "\n";
+    let cut = dir.join("cut.jsonl");
+    let last = lines[lines.len() - 1];
+    std::fs::write(&cut, format!("{before}{}", &last[..last.len() / 2])).unwrap();
+    let whole = dir.join("whole.jsonl");
+    std::fs::write(&whole, before.trim_end()).unwrap();
+    let report = |path: &std::path::Path| {
+        let out = cardsearch(&["merge", path.to_str().unwrap()]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let (cut_report, cut_warning) = report(&cut);
+    let (whole_report, whole_warning) = report(&whole);
+    assert!(
+        cut_warning.contains("ignoring an unfinished game"),
+        "{cut_warning}"
+    );
+    assert!(!whole_warning.contains("unfinished"), "{whole_warning}");
+    assert_eq!(cut_report, whole_report);
+    // Replay counts the whole games only.
+    let games = (lines.len() - 1).to_string();
+    assert_clean_error(&["replay", cut.to_str().unwrap(), "--game", &games], "game");
+    let previous = (lines.len() - 2).to_string();
+    assert!(
+        cardsearch(&["replay", cut.to_str().unwrap(), "--game", &previous])
+            .status
+            .success()
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
