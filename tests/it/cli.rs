@@ -19,6 +19,13 @@ fn logged_match(log: &str, args: &str) -> Output {
     cardsearch(&[&["match", "--quiet", "--out", log][..], &words].concat())
 }
 
+/// A fresh scratch directory for the test `name`, and the path of a log in it.
+fn scratch_log(name: &str) -> (std::path::PathBuf, String) {
+    let dir = scratch_dir(name);
+    let log = dir.join("games.jsonl").to_str().unwrap().to_string();
+    (dir, log)
+}
+
 fn scratch_dir(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("cardsearch-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -1509,9 +1516,8 @@ fn a_play_log_of_sueca_puts_the_person_and_their_partner_on_one_side() {
 /// name, or by the spec given to the tournament (the log holds the full spec).
 #[test]
 fn tournament_and_merge_take_the_same_anchor_names() {
-    let dir = scratch_dir("anchor");
-    let log = dir.join("t.jsonl");
-    let log = log.to_str().unwrap();
+    let (dir, log) = scratch_log("anchor");
+    let log = log.as_str();
     let anchored = |out: &Output| {
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert!(
@@ -1549,9 +1555,8 @@ fn tournament_and_merge_take_the_same_anchor_names() {
 /// log (several matches) and a game logged twice rather than pool them.
 #[test]
 fn the_points_interval_script_agrees_with_the_match_report() {
-    let dir = scratch_dir("points-script");
-    let log = dir.join("m.jsonl");
-    let log = log.to_str().unwrap();
+    let (dir, log) = scratch_log("points-script");
+    let log = log.as_str();
     let out = logged_match(
         log,
         "--game sueca --a ismcts --b random --deals 4 --iterations 20",
@@ -1629,9 +1634,8 @@ fn the_points_interval_script_agrees_with_the_match_report() {
 /// with shards, which would each stop on their own.
 #[test]
 fn a_match_stopped_by_its_sprt_logs_what_it_counted() {
-    let dir = scratch_dir("sprt");
-    let log = dir.join("s.jsonl");
-    let log = log.to_str().unwrap();
+    let (dir, log) = scratch_log("sprt");
+    let log = log.as_str();
     let out = logged_match(
         log,
         "--game tricks --a uct --b random --deals 200 --iterations 50 --sprt 0,100 --jobs 2",
@@ -1711,9 +1715,8 @@ fn merge_refuses_logs_of_different_matches_as_a_tournament() {
 /// only a cut record is left out, not a whole one that lacks its end of line.
 #[test]
 fn logs_with_an_unfinished_last_line_are_read_up_to_it() {
-    let dir = scratch_dir("unfinished");
-    let log = dir.join("m.jsonl");
-    let log = log.to_str().unwrap();
+    let (dir, log) = scratch_log("unfinished");
+    let log = log.as_str();
     let played = logged_match(
         log,
         "--game tricks --a ismcts --b random --deals 3 --iterations 20",
