@@ -120,10 +120,18 @@ impl SeriesArgs {
         play: impl FnOnce(Vec<GameRecord>, &mut Console) -> Result<R, String>,
     ) -> Result<R, String> {
         let out = self.out.as_deref();
+        let existed = out.is_some_and(Path::exists);
         let (log, finished) = open_log(out, self.quiet)?;
         let mut console = Console::new(self.quiet, log, label);
         let result = play(finished, &mut console).map_err(|e| log_error(out, e));
         console.finish()?;
+        // A run refused before its first game (an agent that cannot play this game) leaves no
+        // empty log of its own making behind.
+        if let (Err(_), Some(path), false) = (&result, out, existed)
+            && std::fs::metadata(path).is_ok_and(|m| m.len() == 0)
+        {
+            let _ = std::fs::remove_file(path);
+        }
         result
     }
 

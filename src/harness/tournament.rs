@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::ratings::{self, PairResult, Rating};
 use super::runner::{
-    GameRecord, MatchConfig, MatchObserver, MatchReport, agents_spec, games_in_run,
+    GameRecord, MatchConfig, MatchObserver, MatchReport, agents_spec, deal_for, games_in_run,
     run_match_resuming,
 };
 use super::seating::Lineup;
@@ -180,6 +180,14 @@ pub fn run_tournament<G: GameDef>(
                 cfg.agents[j], cfg.agents[i]
             ));
         }
+    }
+    // Every agent is checked against the game before any game is played, so one that cannot
+    // play it is refused at once, not after the pairings that come before its first.
+    let probe: G = deal_for(config, cfg.seed, 0);
+    for spec in &cfg.agents {
+        crate::agents::build::<G>(spec)
+            .map_err(|e| e.to_string())?
+            .check_game(&probe)?;
     }
     let pairings = cfg.pairings();
     let mut logged: Vec<Vec<GameRecord>> = vec![Vec::new(); pairings.len()];

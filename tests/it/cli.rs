@@ -1761,3 +1761,38 @@ fn logs_with_an_unfinished_last_line_are_read_up_to_it() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A match or tournament refused after its log was opened (an agent that cannot play the game)
+/// leaves no empty log behind, and one given an existing log leaves it as it was; a tournament
+/// refuses such an agent before its first game, not when the pairings before the agent's are
+/// played.
+#[test]
+fn a_run_refused_before_its_first_game_leaves_no_empty_log() {
+    let (dir, log) = scratch_log("refused-run");
+    for command in [
+        format!("match --game tricks --a ismcts:infer=100 --b random --deals 2 --out {log}"),
+        format!("tournament --game tricks --agents random,pimc,ismcts:infer=100 --out {log}"),
+    ] {
+        let args: Vec<&str> = command.split_whitespace().collect();
+        assert_clean_error(&args, "infer=100");
+        assert!(!std::path::Path::new(&log).exists(), "{command} left {log}");
+    }
+    std::fs::write(&log, "").unwrap();
+    assert_clean_error(
+        &[
+            "match",
+            "--game",
+            "tricks",
+            "--a",
+            "ismcts:infer=100",
+            "--out",
+            &log,
+        ],
+        "infer=100",
+    );
+    assert!(
+        std::path::Path::new(&log).exists(),
+        "a log given was removed"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
