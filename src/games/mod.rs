@@ -35,7 +35,7 @@ pub trait GameDef: HiddenInfo {
     /// The options its spec accepts.
     const OPTIONS: &'static [OptionDoc];
     /// Everything the options decide.
-    type Config: Clone + std::fmt::Debug + Send + Sync + 'static;
+    type Config: Clone + std::fmt::Debug + PartialEq + Send + Sync + 'static;
 
     /// Reads the options of `spec` (the caller checks for unknown ones).
     fn config(spec: &Spec) -> Result<Self::Config, SpecError>;

@@ -507,6 +507,17 @@ pub fn run_match<G: GameDef>(
     run_match_resuming::<G>(cfg, config, Vec::new(), observer)
 }
 
+/// The logged game spec `logged`, where it is `game` written another way (`sueca:dealer=3` for
+/// `sueca`, its default): the same rules, so the same match. `None` where the rules differ.
+fn same_rules<G: GameDef>(game: &Spec, logged: &str) -> Option<Spec> {
+    let logged: Spec = logged.parse().ok()?;
+    let rules = G::config(&logged).ok()?;
+    let same = logged.name == game.name
+        && logged.finish().is_ok()
+        && G::config(game).is_ok_and(|own| own == rules);
+    same.then_some(logged)
+}
+
 /// Checks that a logged game belongs to the match `cfg` plays (same game, seed, agents, budget
 /// and seating scheme), naming the first field that differs.
 pub fn check_belongs<G: GameDef>(
@@ -546,6 +557,22 @@ pub fn run_match_resuming<G: GameDef>(
     finished: Vec<GameRecord>,
     observer: &mut dyn MatchObserver,
 ) -> Result<MatchReport, String> {
+    // A log continued with the game written another way goes on in the log's own words, so
+    // that every record of it names the game alike (merge compares them as written).
+    let respelled;
+    let cfg = match finished.first() {
+        Some(r) if r.game != cfg.game.to_string() => match same_rules::<G>(&cfg.game, &r.game) {
+            Some(game) => {
+                respelled = MatchConfig {
+                    game,
+                    ..cfg.clone()
+                };
+                &respelled
+            }
+            None => cfg,
+        },
+        _ => cfg,
+    };
     let probe: G = deal_for(config, cfg.seed, 0);
     let (n, partners, plan) = seating_plan(&probe, cfg.lineup);
     if cfg.lineup == Lineup::OneVsThree && (n != 4 || partners) {

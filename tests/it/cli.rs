@@ -1796,3 +1796,34 @@ fn a_run_refused_before_its_first_game_leaves_no_empty_log() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A match continued with its game written another way (its default options spelled out) is
+/// the same match, and goes on in its log's words; other rules are another match.
+#[test]
+fn a_match_continues_under_its_game_written_another_way() {
+    let (dir, log) = scratch_log("game-spelling");
+    let quick = "--a ismcts --b random --iterations 20";
+    assert!(
+        logged_match(&log, &format!("--game sueca --deals 2 {quick}"))
+            .status
+            .success()
+    );
+    let more = logged_match(&log, &format!("--game sueca:dealer=3 --deals 3 {quick}"));
+    let stderr = String::from_utf8_lossy(&more.stderr);
+    assert!(more.status.success(), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&log).unwrap().lines().count(), 6);
+    // It goes on in the log's own words, so the log stays one match to merge.
+    let merged = cardsearch(&["merge", &log]);
+    assert!(
+        merged.status.success(),
+        "{}",
+        String::from_utf8_lossy(&merged.stderr)
+    );
+    let other = logged_match(&log, &format!("--game sueca:dealer=1 --deals 3 {quick}"));
+    let stderr = String::from_utf8_lossy(&other.stderr);
+    assert!(
+        !other.status.success() && stderr.contains("game is 'sueca'"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
