@@ -17,7 +17,8 @@ use crate::spec::Spec;
 #[command(
     after_help = "Every move with a choice in the logs (forced moves tell nothing) becomes one \
 training decision: the features of each legal card, from the mover's own view, and the card \
-played. Every fifth deal (by deal index) is held out; the report compares the held-out moves' \
+played. Every fifth deal (by deal index) is held out (in `play` logs, whose games are all deal 0, \
+every fifth game); the report compares the held-out moves' \
 mean log-likelihood under a uniform choice, the game's heuristic rule as inference mixes it, and \
 the fitted model. Games with a learned model: sueca, hearts, bisca."
 )]
@@ -86,7 +87,8 @@ const MAX_STEPS: usize = 100_000;
 
 /// Refuses a game that appears twice among the logs (a log given twice, or a copy of one):
 /// counted twice it would weigh double, in the held-out moves too. Two games are the same
-/// when the same match (game, seed, agents, budget) logged the same deal and seating.
+/// when the same match (game, seed, agents, budget) logged the same deal and seating with the
+/// same moves (a person may play one deal of `play` twice, differently).
 fn refuse_repeated_games(logged: &[Logged]) -> Result<(), String> {
     let mut seen = std::collections::HashMap::new();
     for l in logged {
@@ -99,6 +101,7 @@ fn refuse_repeated_games(logged: &[Logged]) -> Result<(), String> {
             &r.budget,
             r.deal_index,
             r.seating_index,
+            r.moves.iter().map(|m| m.mv.as_str()).collect::<Vec<_>>(),
         );
         if let Some(first) = seen.insert(key, &l.origin) {
             return Err(format!(
@@ -130,6 +133,9 @@ impl GameVisitor for Fit<'_> {
             ..InferenceConfig::default()
         };
         let mut rule_log = (0.0, 0usize);
+        // `play` logs every game as deal 0 (a person's games are not a match's numbered
+        // deals): among them every fifth game is held out instead.
+        let mut person_games = 0usize;
         for l in self.logged {
             let r = &l.record;
             let logged_game: Spec = r
@@ -141,7 +147,13 @@ impl GameVisitor for Fit<'_> {
             }
             // The log's own options (Hearts's passing, Bisca's exchange) replay its games.
             let config = G::config(&logged_game).map_err(|e| format!("{}: {}", l.origin, e.0))?;
-            let holdout = r.deal_index % 5 == 0;
+            let holdout = match r.person {
+                Some(_) => {
+                    person_games += 1;
+                    person_games % 5 == 1
+                }
+                None => r.deal_index % 5 == 0,
+            };
             let mut state = G::from_deal(&config, &r.deal)
                 .map_err(|e| format!("{}: the logged deal: {e}", l.origin))?;
             for (i, m) in r.moves.iter().enumerate() {

@@ -1827,3 +1827,40 @@ fn a_match_continues_under_its_game_written_another_way() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `fit-model` learns from `play` logs, whose games are all deal 0: every fifth game is held
+/// out there (by deal index every game was, and none was fitted), and two games of one deal
+/// played differently are two games, not a log given twice.
+#[test]
+fn fit_model_fits_play_logs() {
+    let (dir, log) = scratch_log("fit-play");
+    let played = logged_match(&log, "--game sueca --a random --b random --deals 6");
+    assert!(played.status.success());
+    // Each game as `play` writes it: deal 0, seating 0, the person a seat of side A.
+    let text = std::fs::read_to_string(&log).unwrap();
+    let as_played: Vec<String> = text
+        .lines()
+        .map(|line| {
+            let mut record: serde_json::Value = serde_json::from_str(line).unwrap();
+            record["deal_index"] = 0.into();
+            record["seating_index"] = 0.into();
+            let seats = record["seats"].as_array().unwrap();
+            let person = seats.iter().position(|s| s == "A").unwrap();
+            record["person"] = person.into();
+            record.to_string()
+        })
+        .collect();
+    let play_log = dir.join("play.jsonl");
+    std::fs::write(&play_log, as_played.join("\n") + "\n").unwrap();
+    let fitted = cardsearch(&[
+        "fit-model",
+        "--game",
+        "sueca",
+        "--steps",
+        "20",
+        play_log.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&fitted.stderr);
+    assert!(fitted.status.success(), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
