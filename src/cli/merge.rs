@@ -59,6 +59,15 @@ pub fn run(args: &MergeArgs) -> Result<(), String> {
         }
         records.extend(logged);
     }
+    // A game a person played has no match around it: no deals numbered, no seats swapped.
+    if let Some(l) = records.iter().find(|l| l.record.person.is_some()) {
+        return Err(format!(
+            "{}: a game of `cardsearch play` (a person in seat {}), not of a match: merge reads \
+             the logs of match and tournament; `cardsearch replay` reads this one",
+            l.origin,
+            l.record.person.unwrap_or_default()
+        ));
+    }
     // A tournament's log holds several pairings, told apart by their two agents.
     let mut pairs: Vec<((String, String), Vec<Logged>)> = Vec::new();
     for l in records {

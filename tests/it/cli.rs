@@ -1830,7 +1830,7 @@ fn a_match_continues_under_its_game_written_another_way() {
 
 /// `fit-model` learns from `play` logs, whose games are all deal 0: every fifth game is held
 /// out there (by deal index every game was, and none was fitted), and two games of one deal
-/// played differently are two games, not a log given twice.
+/// played differently are two games, not a log given twice. `merge` refuses them by name.
 #[test]
 fn fit_model_fits_play_logs() {
     let (dir, log) = scratch_log("fit-play");
@@ -1862,5 +1862,10 @@ fn fit_model_fits_play_logs() {
     ]);
     let stderr = String::from_utf8_lossy(&fitted.stderr);
     assert!(fitted.status.success(), "{stderr}");
+    // A person's games are no match: merge says so, rather than that a game appears twice.
+    assert_clean_error(
+        &["merge", play_log.to_str().unwrap()],
+        "a game of `cardsearch play`",
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
