@@ -8,7 +8,7 @@ use clap::Args;
 use super::match_cmd::{budget_line, format_report};
 use super::output;
 use super::tournament::{format_tournament, write_outputs};
-use crate::harness::log::{Logged, Merged, merge_records, read_log_noting};
+use crate::harness::log::{Logged, Merged, match_key, merge_records, read_log_noting};
 use crate::harness::tournament::{Pairing, TournamentReport};
 
 /// Options of `cardsearch merge`.
@@ -118,30 +118,17 @@ pub fn run(args: &MergeArgs) -> Result<(), String> {
 /// (Within a pair, `merge_records` checks each game against the others.)
 fn same_tournament(pairs: &[((String, String), Vec<Logged>)]) -> Result<(), String> {
     let first = &pairs[0].1[0].record;
+    let key = match_key(first);
     for ((a, b), logs) in &pairs[1..] {
-        let r = &logs[0].record;
-        let differs = [
-            ("game", first.game != r.game, &first.game, &r.game),
-            (
-                "seed",
-                first.seed != r.seed,
-                &first.seed.to_string(),
-                &r.seed.to_string(),
-            ),
-            ("budget", first.budget != r.budget, &first.budget, &r.budget),
-            (
-                "seatings per deal",
-                first.seatings_per_deal != r.seatings_per_deal,
-                &first.seatings_per_deal.to_string(),
-                &r.seatings_per_deal.to_string(),
-            ),
-        ];
-        if let Some((what, _, x, y)) = differs.into_iter().find(|d| d.1) {
-            return Err(format!(
-                "the logs hold different matches, not one tournament: {} vs {} has {what} {x}, \
-                 {a} vs {b} has {y}",
-                first.agent_a, first.agent_b
-            ));
+        for ((field, want), (_, got)) in key.iter().zip(match_key(&logs[0].record)) {
+            // Pairings differ in their agents, and in nothing else.
+            if !field.starts_with("agent_") && *want != got {
+                return Err(format!(
+                    "the logs hold different matches, not one tournament: {} vs {} has {field} \
+                     {want}, {a} vs {b} has {got}",
+                    first.agent_a, first.agent_b
+                ));
+            }
         }
     }
     Ok(())

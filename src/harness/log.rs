@@ -331,8 +331,9 @@ pub struct Merged {
     pub missing: Vec<std::ops::Range<u64>>,
 }
 
-/// The fields that identify a match; every record of a merge must agree on all of them.
-fn match_key(r: &GameRecord) -> [(&'static str, String); 6] {
+/// The fields that identify a match; every record of a merge must agree on all of them (a
+/// tournament's pairings on all but the agents).
+pub(crate) fn match_key(r: &GameRecord) -> [(&'static str, String); 6] {
     [
         ("game", r.game.clone()),
         ("seed", r.seed.to_string()),
