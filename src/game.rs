@@ -558,7 +558,10 @@ pub trait DealSampler<G>: Clone + Send + Sync {
     fn count(&self) -> u128;
     /// Calls `f` with every state [`sample`](Self::sample) can draw, once each, in a fixed
     /// order, and returns true; returns false without calling `f` if the sampler cannot list
-    /// them (the default). Meant for small counts: the hybrid endgame solves every deal.
+    /// them (the default). Meant for small counts: the hybrid endgame solves every deal, and
+    /// the engine's view mode checks whether every state a finished game may be in ends
+    /// alike. The states are equally likely in every game but ASMACAG, whose distinct
+    /// opponent's hands are not (and which no solver weighs).
     fn for_each_state(&self, _f: &mut dyn FnMut(G)) -> bool {
         false
     }

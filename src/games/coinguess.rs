@@ -163,6 +163,12 @@ impl DealSampler<CoinGuess> for CoinSampler {
     fn count(&self) -> u128 {
         2
     }
+
+    fn for_each_state(&self, f: &mut dyn FnMut(CoinGuess)) -> bool {
+        f(self.0.with_coin(false));
+        f(self.0.with_coin(true));
+        true
+    }
 }
 
 impl InfoSet<CoinGuess> for CoinInfo {

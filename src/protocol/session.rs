@@ -9,7 +9,7 @@ use super::request::{Go, SOLVE_NODE_LIMIT};
 use crate::agents::{self, Agent, Decision};
 use crate::cards::CardSet;
 use crate::game::{
-    DealError, DealSampler, InfoSet, MoveSet, Rng, Seat, Seen, View, next_seed, rng_from_seed,
+    DealError, DealSampler, Game, InfoSet, MoveSet, Rng, Seat, Seen, View, next_seed, rng_from_seed,
 };
 use crate::games::GameDef;
 use crate::limits;
@@ -19,6 +19,30 @@ use crate::spec::Spec;
 
 /// How often a `solve` looks for a `stop`: every 65,536 nodes, a few milliseconds.
 const SOLVE_STOP_CHECK_NODES: u64 = 1 << 16;
+
+/// The most consistent states a finished view lists to learn whether they all end alike (an
+/// ASMACAG game ended by an empty board has at most a few thousand; beyond the cap the
+/// outcome is reported unknown rather than listed for long).
+const MAX_STATES_TO_SETTLE: u128 = 1 << 16;
+
+/// How a finished game ended, for every seat.
+#[derive(PartialEq)]
+struct GameResult {
+    rewards: Vec<f64>,
+    scores: Vec<f64>,
+    units: Option<Vec<f64>>,
+}
+
+impl GameResult {
+    fn of<G: Game>(state: &G) -> GameResult {
+        let n = state.num_seats();
+        GameResult {
+            rewards: (0..n).map(|s| state.reward(s)).collect(),
+            scores: (0..n).map(|s| state.score(s)).collect(),
+            units: (0..n).map(|s| state.match_units(s)).collect(),
+        }
+    }
+}
 
 /// A reply's fields, or the error sentence.
 pub type Answer = Result<Map<String, Value>, String>;
@@ -135,22 +159,44 @@ impl<G: GameDef> GameSession<G> {
             m.insert("to_move".into(), json!(self.to_move()));
             return Ok(());
         }
-        let (state, count) = self.representative()?;
-        if count != 1 {
+        let Some(result) = self.known_result()? else {
             // The result depends on what the viewing seat never saw (CoinGuess's coin).
             m.insert("outcome_known".into(), json!(false));
             return Ok(());
-        }
-        let n = state.num_seats();
-        let rewards: Vec<f64> = (0..n).map(|s| state.reward(s)).collect();
-        let scores: Vec<f64> = (0..n).map(|s| state.score(s)).collect();
-        m.insert("rewards".into(), json!(rewards));
-        m.insert("scores".into(), json!(scores));
-        let units: Option<Vec<f64>> = (0..n).map(|s| state.match_units(s)).collect();
-        if let Some(u) = units {
+        };
+        m.insert("rewards".into(), json!(result.rewards));
+        m.insert("scores".into(), json!(result.scores));
+        if let Some(u) = result.units {
             m.insert("units".into(), json!(u));
         }
         Ok(())
+    }
+
+    /// The final result of a finished game, if what the viewing seat knows settles it: when
+    /// one state is consistent, or when every consistent state (listed, up to
+    /// [`MAX_STATES_TO_SETTLE`]) ends alike, as a CoinGuess game after `safe` does.
+    fn known_result(&self) -> Result<Option<GameResult>, String> {
+        let (state, count) = self.representative()?;
+        if count == 1 {
+            return Ok(Some(GameResult::of(&state)));
+        }
+        if count > MAX_STATES_TO_SETTLE {
+            return Ok(None);
+        }
+        let Table::View(info) = &self.table else {
+            return Ok(None);
+        };
+        let sampler = info.sampler().map_err(|e| e.to_string())?;
+        let mut first: Option<GameResult> = None;
+        let mut alike = true;
+        let listed = sampler.for_each_state(&mut |s| {
+            let result = GameResult::of(&s);
+            match &first {
+                None => first = Some(result),
+                Some(f) => alike &= *f == result,
+            }
+        });
+        Ok(first.filter(|_| listed && alike))
     }
 
     fn legal_moves(&self) -> G::Moves {
@@ -355,12 +401,14 @@ impl<G: GameDef> Session for GameSession<G> {
             .map(|&(s, mv, _)| json!({"seat": s, "move": move_text(mv)}))
             .collect();
         m.insert("history".into(), json!(history));
-        let (state, count) = self.representative()?;
+        let (state, _) = self.representative()?;
         // Running points come from played cards only; a final result that hides behind unseen
-        // cards (CoinGuess) is not shown.
-        if !self.is_terminal() || count == 1 {
+        // cards (CoinGuess's coin) is not shown.
+        if !self.is_terminal() {
             let points: Vec<f64> = (0..n).map(|s| state.score(s)).collect();
             m.insert("points".into(), json!(points));
+        } else if let Some(result) = self.known_result()? {
+            m.insert("points".into(), json!(result.scores));
         }
         // Board games: the position drawn for people (one string with newlines).
         if let Some(picture) = state.picture() {

@@ -1014,7 +1014,7 @@ fn requests_beyond_the_limits_are_refused_and_change_nothing() {
 }
 
 #[test]
-fn coinguess_views_never_make_up_the_coin() {
+fn views_show_a_result_only_when_every_consistent_state_ends_alike() {
     let mut engine = Engine::new();
     // The coin is never seen, so a view may write it or not: either way the result of a gamble
     // is not known, and is not shown.
@@ -1029,13 +1029,54 @@ fn coinguess_views_never_make_up_the_coin() {
         assert_eq!(end["outcome_known"], false, "{deal}: {end}");
         assert!(end.get("rewards").is_none(), "{deal}: {end}");
     }
-    // Taking the sure 0.6 does not depend on the coin... but the engine does not know the
-    // coin either way, and says so rather than guess.
-    let r = ask_ok(
+    // Taking the sure 0.6 does not depend on the coin: the result is known without it.
+    ask_ok(
         &mut engine,
         json!({"cmd": "new", "game": "coinguess", "view": {"seat": 0, "deal": "?"}}),
     );
-    assert_eq!(r["to_move"], 0);
+    let end = ask_ok(&mut engine, json!({"cmd": "play", "move": "safe"}));
+    assert_eq!(
+        (&end["terminal"], &end["rewards"]),
+        (&json!(true), &json!([0.6]))
+    );
+    assert!(end.get("outcome_known").is_none(), "{end}");
+    // An ASMACAG game ended by an empty board leaves the opponent's hand unseen, but the
+    // points come from the cards played: the result is shown, as a full deal shows it.
+    let game = "asmacag:board=2,doubles=0,halves=0";
+    let deal = ask_ok(&mut engine, json!({"cmd": "new", "game": game, "seed": 3}))["deal"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let parts: Vec<&str> = deal.split(" | ").collect();
+    let hidden = |part: &str| vec!["?"; part.split(' ').count()].join(" ");
+    let view = format!(
+        "{} | {} | {} | {}",
+        parts[0],
+        hidden(parts[1]),
+        parts[2],
+        hidden(parts[3])
+    );
+    let moves: Vec<String> = (0..2)
+        .map(|_| {
+            let m = ask_ok(&mut engine, json!({"cmd": "legal"}))["moves"][0].clone();
+            ask_ok(&mut engine, json!({"cmd": "play", "move": m}));
+            m.as_str().unwrap().to_string()
+        })
+        .collect();
+    let full = ask_ok(&mut engine, json!({"cmd": "state"}));
+    assert_eq!(full["terminal"], true, "{full}");
+    ask_ok(
+        &mut engine,
+        json!({"cmd": "new", "game": game, "view": {"seat": 0, "deal": view}}),
+    );
+    for m in &moves {
+        ask_ok(&mut engine, json!({"cmd": "play", "move": m}));
+    }
+    let seen = ask_ok(&mut engine, json!({"cmd": "state"}));
+    assert!(seen.get("outcome_known").is_none(), "{seen}");
+    for field in ["rewards", "scores", "points"] {
+        assert_eq!(seen[field], full[field], "{field}: {seen}");
+    }
 }
 
 /// Resident memory of a process, in KiB (Linux).

@@ -11,7 +11,7 @@
 //! (The reference code instead shuffles the opponent's hand into the pool *without taking it
 //! back* and deals a new hand on top of it, so its opponent ends up with twice the cards.)
 
-use super::{Action, Actions, Asmacag, Pile, Table};
+use super::{Action, Actions, Asmacag, Kind, Pile, Table};
 use crate::cards::CardSet;
 use crate::game::{DealError, DealSampler, InfoSet, Rng, Seat, check_mover};
 
@@ -171,7 +171,7 @@ impl DealSampler<Asmacag> for AsmacagSampler {
         let mut ways = vec![0u128; want + 1];
         ways[0] = 1;
         for kind in 0..16 {
-            let copies = k.unseen.count(super::Kind::from_index(kind)) as usize;
+            let copies = k.unseen.count(Kind::from_index(kind)) as usize;
             for j in (0..=want).rev() {
                 ways[j] = (1..=copies.min(j)).fold(ways[j], |acc, c| acc + ways[j - c]);
             }
@@ -182,7 +182,23 @@ impl DealSampler<Asmacag> for AsmacagSampler {
     #[inline]
     fn sample(&self, rng: &mut Rng) -> Asmacag {
         let k = &self.knowledge;
-        let opponent = k.unseen.draw(k.opponent_cards as u32, rng);
+        self.with_opponent(k.unseen.draw(k.opponent_cards as u32, rng))
+    }
+
+    /// Every distinct opponent's hand once, kinds taken in order (the count above).
+    fn for_each_state(&self, f: &mut dyn FnMut(Asmacag)) -> bool {
+        let k = &self.knowledge;
+        self.each_opponent_hand(0, k.opponent_cards as u32, Pile::EMPTY, &mut |hand| {
+            f(self.with_opponent(hand))
+        });
+        true
+    }
+}
+
+impl AsmacagSampler {
+    /// The state in which the opponent holds `opponent` (part of the unseen cards).
+    fn with_opponent(&self, opponent: Pile) -> Asmacag {
+        let k = &self.knowledge;
         let mut hands = [Pile::EMPTY; 2];
         hands[k.observer as usize] = k.hand;
         hands[k.observer as usize ^ 1] = opponent;
@@ -190,6 +206,22 @@ impl DealSampler<Asmacag> for AsmacagSampler {
             hands,
             unused: k.unseen.minus(opponent),
             table: k.table,
+        }
+    }
+
+    /// Calls `f` with `chosen` plus every sub-multiset of `left` more cards of the unseen kinds
+    /// from `kind` on.
+    fn each_opponent_hand(&self, kind: u32, left: u32, chosen: Pile, f: &mut dyn FnMut(Pile)) {
+        if left == 0 {
+            return f(chosen);
+        }
+        if kind == 16 {
+            return;
+        }
+        let copies = self.knowledge.unseen.count(Kind::from_index(kind));
+        for take in 0..=copies.min(left) {
+            let hand = chosen.plus(Pile::of(Kind::from_index(kind), take));
+            self.each_opponent_hand(kind + 1, left - take, hand, f);
         }
     }
 }

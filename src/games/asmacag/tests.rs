@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::game::{DealSampler, InfoSet, MoveSet, rng_from_seed};
+use std::collections::HashSet;
 
 fn pile(text: &str) -> Pile {
     text.parse().unwrap()
@@ -304,6 +305,18 @@ fn the_opponents_hand_is_an_exactly_uniform_draw_from_the_unseen_cards() {
     assert_eq!(sampler.count(), expected.len() as u128);
     let total: f64 = expected.iter().map(|(_, p)| p).sum();
     assert!((total - 1.0).abs() < 1e-12);
+    // Listing the states gives each possible hand once, the true one among them, and keeps
+    // what seat 0 knows.
+    let mut listed = Vec::new();
+    assert!(sampler.for_each_state(&mut |s| {
+        assert_eq!(s.knowledge(0), k);
+        listed.push(s.hand(1));
+    }));
+    let distinct: HashSet<Pile> = listed.iter().copied().collect();
+    let possible: HashSet<Pile> = expected.iter().map(|(h, _)| *h).collect();
+    assert_eq!(distinct.len(), listed.len(), "a hand listed twice");
+    assert_eq!(distinct, possible);
+    assert!(distinct.contains(&g.hand(1)));
     // Every cell expects at least 5 draws at this n (the rarest hand has p >= 1/969).
     let n = 200_000;
     let min_p = expected.iter().map(|(_, p)| *p).fold(1.0, f64::min);
