@@ -5,7 +5,9 @@
 //! - no reply reports an internal error (a panic caught inside the engine is a bug);
 //! - no request takes longer than 10 seconds;
 //! - a request answered with an error changed nothing: the game's `state` (and `legal` moves)
-//!   are the same before and after it.
+//!   are the same before and after it;
+//! - an answered `go` chose a move that was legal, and reports `iterations`, `nodes` and
+//!   `tree_full` (true only after a search that built a tree).
 //!
 //! ```sh
 //! cargo run --release --example fuzz_protocol -- --requests 1000000 --seed 1
@@ -297,6 +299,32 @@ fn snapshot(engine: &mut Engine) -> (String, String) {
     (state, legal)
 }
 
+/// What every answered `go` must show: a move that was legal before it (`legal`, the reply to
+/// `legal` then), the search's counts as numbers, and a full tree only where a search ran
+/// and built one.
+fn check_go(reply: &Value, legal: &str) -> Result<(), String> {
+    let legal: Value = serde_json::from_str(legal).map_err(|_| "legal reply is not JSON")?;
+    let moves = legal["moves"]
+        .as_array()
+        .ok_or("a go answered where legal had no moves")?;
+    if !moves.contains(&reply["move"]) {
+        return Err("a go chose a move that was not legal".into());
+    }
+    let count = |field: &str| {
+        reply[field]
+            .as_u64()
+            .ok_or(format!("a go's {field} is not a count"))
+    };
+    let (iterations, nodes) = (count("iterations")?, count("nodes")?);
+    let full = reply["tree_full"]
+        .as_bool()
+        .ok_or("a go's tree_full is not true or false")?;
+    if full && (iterations == 0 || nodes == 0) {
+        return Err("tree_full without a search that built a tree".into());
+    }
+    Ok(())
+}
+
 fn main() {
     let mut requests: u64 = 1_000_000;
     let mut seed: u64 = 1;
@@ -398,6 +426,7 @@ fn main() {
         // Track what the next valid requests can use.
         match value["ok"].as_str() {
             Some("go") => {
+                check_go(&value, &before.1).unwrap_or_else(|why| fail(&why));
                 let request: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
                 if let Some(agent) = request["agent"].as_str() {
                     // Specs with edge options are too many to list one by one.
