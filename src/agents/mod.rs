@@ -120,11 +120,13 @@ pub trait Agent<G: HiddenInfo>: Send {
     fn search_trees(&self) -> Option<&[crate::search::Tree<G::Move>]> {
         None
     }
-    /// Whether this agent, as configured, can play the game `state` was dealt in: an error
-    /// names an option the game cannot honour (one it would otherwise ignore in silence).
-    /// Harnesses call it once, with a first deal, before any game is played.
-    fn check_game(&self, state: &G) -> Result<(), String> {
-        let _ = state;
+    /// Whether this agent, as configured, can play the game `info` is a seat's knowledge of:
+    /// an error names an option the game cannot honour (one it would otherwise ignore in
+    /// silence). Harnesses call it once, with a first deal's seat to move, before any game is
+    /// played. It is given an information set, never a whole deal, so that no agent is shown
+    /// a hidden card before its first decision either.
+    fn check_game(&self, info: &G::InfoSet) -> Result<(), String> {
+        let _ = info;
         Ok(())
     }
     /// Makes the budget each later [`Agent::choose`] is given the only one, for an agent with

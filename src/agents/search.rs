@@ -4,7 +4,8 @@ use std::time::Instant;
 
 use super::{Agent, AgentError, AgentInfo, Decision};
 use crate::game::{
-    HiddenInfo, InfoSet, MoveSet, PerfectInformation, Rng, Seat, Seen, TreeMove, View,
+    DealSampler, HiddenInfo, InfoSet, MoveSet, PerfectInformation, Rng, Seat, Seen, TreeMove, View,
+    rng_from_seed,
 };
 use crate::search::config::{self, MO_ISMCTS_OPTIONS, PIMC_OPTIONS, SEARCH_OPTIONS, UCT_OPTIONS};
 use crate::search::graft::{KeptTree, find_path};
@@ -236,11 +237,16 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
         self.searcher.config().reuse
     }
 
-    fn check_game(&self, state: &G) -> Result<(), String> {
+    fn check_game(&self, info: &G::InfoSet) -> Result<(), String> {
         let inference = &self.searcher.config().inference;
         // Inference replays the moves since the deal from each candidate; a game that cannot
         // rewind to its deal (draws it does not trace, passes) leaves every candidate unweighed.
-        if self.inference_asked && inference.is_on() && !state.can_rewind() {
+        // Whether it can is a matter of the game's options, which any consistent deal shows.
+        let can_rewind = || {
+            info.sampler()
+                .is_ok_and(|s| s.sample(&mut rng_from_seed(0)).can_rewind())
+        };
+        if self.inference_asked && inference.is_on() && !can_rewind() {
             return Err(format!(
                 "{}: infer={}: this game cannot replay its deals, so inference would do nothing \
                  (it works in sueca, hearts without passing and bisca without the exchange)",
@@ -248,8 +254,8 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
             ));
         }
         if self.searcher.config().turn_share.is_some()
-            && !state.is_terminal()
-            && state.info_set(state.current_seat()).turn_progress().1 == 1
+            && !info.is_terminal()
+            && info.turn_progress().1 == 1
         {
             return Err(format!(
                 "{}: turn_share applies to games whose turn is several actions (asmacag); \

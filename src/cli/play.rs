@@ -151,7 +151,9 @@ impl Table<'_> {
         let partnered = seats.iter().filter(|&&s| s == Side::A).count() > 1;
         let build = |spec: &Spec| -> Result<Box<dyn Agent<G>>, Stop> {
             let agent = agents::build::<G>(spec).map_err(|e| Stop::Fail(e.0))?;
-            agent.check_game(&state).map_err(Stop::Fail)?;
+            agent
+                .check_game(&state.info_set(state.current_seat()))
+                .map_err(Stop::Fail)?;
             Ok(agent)
         };
         let mut engines: Vec<Option<Box<dyn Agent<G>>>> = (0..n)

@@ -104,7 +104,7 @@ impl GameVisitor for SearchLoad<'_> {
             let mut histories = SeatHistories::new(state.num_seats());
             while seat_agents.len() < state.num_seats() {
                 let agent = agents::build::<G>(self.agent).map_err(|e| e.to_string())?;
-                agent.check_game(&state)?;
+                agent.check_game(&state.info_set(state.current_seat()))?;
                 seat_agents.push(agent);
             }
             while !state.is_terminal() {

@@ -586,7 +586,7 @@ pub fn run_match_resuming<G: GameDef>(
         ));
     }
     for agent in build_agents::<G>(&cfg.a, &cfg.b, &plan[0])? {
-        agent.check_game(&probe)?;
+        agent.check_game(&probe.info_set(probe.current_seat()))?;
     }
     if cfg.deals == 0 {
         return Err("--deals must be at least 1".to_string());

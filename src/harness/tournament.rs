@@ -187,7 +187,7 @@ pub fn run_tournament<G: GameDef>(
     for spec in &cfg.agents {
         crate::agents::build::<G>(spec)
             .map_err(|e| e.to_string())?
-            .check_game(&probe)?;
+            .check_game(&probe.info_set(probe.current_seat()))?;
     }
     let pairings = cfg.pairings();
     let mut logged: Vec<Vec<GameRecord>> = vec![Vec::new(); pairings.len()];

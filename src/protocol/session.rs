@@ -442,17 +442,11 @@ impl<G: GameDef> Session for GameSession<G> {
             Some((_, text, agent)) if text == agent_text => agent,
             _ => {
                 let agent = agents::build::<G>(&spec).map_err(|e| e.0)?;
-                // A seat's view lends a state by one of its deals; the game's options are
-                // public, so any deal answers for them.
-                let probe = match &self.table {
-                    Table::Full(state) => Some(state.clone()),
-                    Table::View(info) => {
-                        info.sampler().ok().map(|s| s.sample(&mut rng_from_seed(0)))
-                    }
+                let info = match &self.table {
+                    Table::Full(state) => state.info_set(state.current_seat()),
+                    Table::View(info) => info.clone(),
                 };
-                if let Some(state) = &probe {
-                    agent.check_game(state)?;
-                }
+                agent.check_game(&info)?;
                 agent
             }
         };
