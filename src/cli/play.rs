@@ -43,15 +43,34 @@ pub struct PlayArgs {
     /// The engine's budget per move.
     #[command(flatten)]
     pub budget: BudgetArgs,
-    /// Seed of the deal and of the engine's generators.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    /// Seed of the deal and of the engines' generators (the deal is deal 0 of `match` with that
+    /// seed, whatever your seat, so anyone who knows the seed knows every hand). By default a
+    /// seed drawn from the system, shown when the game ends.
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// Append the finished game to this log (readable by `cardsearch replay`).
     #[arg(long)]
     pub out: Option<PathBuf>,
 }
 
 pub use crate::harness::runner::HUMAN;
+
+/// Holds an engine's move, begun at `start`, back until `slowest` has passed, and makes
+/// `slowest` the longest any decision has taken. An engine with one legal move (or one that
+/// finds an exact answer early) replies at once, and a person who sees it reply at once learns
+/// that it held a single card of the suit led: every move shown after the same pause tells
+/// nothing. Returns the decision's own time, which is what the log records.
+fn pause_like_a_search(
+    start: std::time::Instant,
+    slowest: &mut std::time::Duration,
+) -> std::time::Duration {
+    let took = start.elapsed();
+    if took < *slowest {
+        std::thread::sleep(*slowest - took);
+    }
+    *slowest = (*slowest).max(took);
+    took
+}
 
 /// Runs `cardsearch play` on stdin and stdout.
 pub fn run(args: &PlayArgs) -> Result<(), String> {
@@ -125,7 +144,9 @@ impl Table<'_> {
     }
 
     fn game_loop<G: GameDef>(&mut self, config: &G::Config) -> Result<(), Stop> {
-        let seed = self.args.seed;
+        // A fixed default would deal the same cards every game: after one game a person would
+        // know every hand of the next.
+        let seed = self.args.seed.unwrap_or_else(rand::random);
         let mut state: G = deal_for(config, seed, 0);
         let n = state.num_seats();
         let me = self.args.seat;
@@ -170,6 +191,9 @@ impl Table<'_> {
         let mut histories = SeatHistories::new(n);
         let mut trick_start = 0;
         let mut moves = Vec::new();
+        // The longest an engine has taken over a decision so far: no engine move is shown
+        // sooner (see `pause_like_a_search`).
+        let mut slowest = self.budget.time.unwrap_or_default();
         // The deal's header (`dealer=3 trump=7H`) is public: a seat's view deal states it too
         // (protocol::view_deal), so it is shown; the hands after it are not.
         let header: Vec<&str> = deal
@@ -195,11 +219,11 @@ impl Table<'_> {
         while !state.is_terminal() {
             let seat = state.current_seat();
             let start = std::time::Instant::now();
-            let (mv, iterations, nodes, tree_full, endgame_cut) = if seat == me {
+            let (mv, took, iterations, nodes, tree_full, endgame_cut) = if seat == me {
                 let seen = histories.of(me);
                 self.show(&state, me, &seen[trick_start..], seen)?;
                 let mv = self.ask(&state, histories.of(me), adviser.as_mut(), &mut hint_rng)?;
-                (mv, 0, 0, false, false)
+                (mv, start.elapsed(), 0, 0, false, false)
             } else {
                 let agent = engines[seat]
                     .as_mut()
@@ -210,7 +234,15 @@ impl Table<'_> {
                     .choose(view, self.budget.clone(), &mut rngs[seat])
                     .map_err(|e| Stop::Fail(format!("agent in seat {seat}: {e}")))?;
                 agent.release_idle();
-                (d.mv, d.iterations, d.nodes, d.tree_full, d.endgame_cut)
+                let took = pause_like_a_search(start, &mut slowest);
+                (
+                    d.mv,
+                    took,
+                    d.iterations,
+                    d.nodes,
+                    d.tree_full,
+                    d.endgame_cut,
+                )
             };
             let visible = state.next_move_seen_by(me);
             let tricks_before = state.tricks_completed();
@@ -220,7 +252,7 @@ impl Table<'_> {
                 seat,
                 mv: mv.to_string(),
                 iterations,
-                micros: start.elapsed().as_micros() as u64,
+                micros: took.as_micros() as u64,
                 nodes,
                 tree_full,
                 endgame_cut,
@@ -245,7 +277,7 @@ impl Table<'_> {
         let scores: Vec<f64> = (0..n).map(|s| state.score(s)).collect();
         writeln!(
             self.out,
-            "game over: points {}; your reward {} (1 win, 0.5 tie, 0 loss)",
+            "game over: points {}; your reward {} (1 win, 0.5 tie, 0 loss); seed {seed}",
             scores
                 .iter()
                 .enumerate()
