@@ -50,7 +50,8 @@ pub trait GameDef: HiddenInfo {
         None
     }
     /// What every seat sees on the table besides the plays, for a person at `observer`'s seat
-    /// (`cardsearch play`): Bisca's face-up trump card and stock. Only what `observer` may
+    /// (`cardsearch play`): Bisca's face-up trump card and stock, ASMACAG's board, points and
+    /// factor. Only what `observer` may
     /// know; `None` where the plays and the deal's header say it all.
     fn table_text(&self, _observer: Seat) -> Option<String> {
         None

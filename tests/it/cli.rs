@@ -1889,3 +1889,25 @@ fn play_deals_afresh_unless_given_a_seed() {
     let seeded = ["--opponents", "random", "--seed", "7"];
     assert_eq!(hand(&seeded), hand(&seeded));
 }
+
+/// A person playing ASMACAG sees what the game makes public: the board, the points, the
+/// factor (doubled by `x2`), the actions left in the turn and the other hand's size.
+#[test]
+fn play_shows_the_asmacag_table() {
+    let args = ["--game", "asmacag", "--opponents", "random", "--seed", "1"];
+    let stdout = play_typing(&args, b"x2\nquit\n");
+    let tables: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("board: "))
+        .collect();
+    assert_eq!(tables.len(), 2, "{stdout}");
+    for (table, factor, left) in [(tables[0], 1, 3), (tables[1], 2, 2)] {
+        assert!(table.contains("points: seat 0 0, seat 1 0"), "{table}");
+        assert!(table.contains(&format!("factor {factor};")), "{table}");
+        assert!(
+            table.contains(&format!("{left} of 3 actions left in seat 0's turn")),
+            "{table}"
+        );
+        assert!(table.ends_with("seat 1 holds 9 cards"), "{table}");
+    }
+}

@@ -527,6 +527,24 @@ impl GameDef for Asmacag {
     fn hand_text(&self, seat: Seat) -> Option<String> {
         Some(self.hands[seat].to_string())
     }
+
+    /// The board, the points, the factor the next number card scores at, the actions left
+    /// in the turn and the size of the other hand: all public.
+    fn table_text(&self, observer: Seat) -> Option<String> {
+        let other = observer ^ 1;
+        Some(format!(
+            "board: {}; points: seat 0 {}, seat 1 {}; factor {}; {} of {} actions left in \
+             seat {}'s turn; seat {other} holds {} cards",
+            self.table.board,
+            self.score(0),
+            self.score(1),
+            self.factor(),
+            self.table.actions_left,
+            self.table.actions_per_turn,
+            self.table.to_move,
+            self.hands[other].len()
+        ))
+    }
 }
 
 #[cfg(test)]
