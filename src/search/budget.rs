@@ -184,10 +184,21 @@ impl BudgetClock {
     /// True when a search that has completed `done` iterations must stop.
     #[inline]
     pub fn exhausted(&self, done: u64) -> bool {
-        if done >= self.max_iterations {
-            return true;
+        done >= self.max_iterations || self.out_of_time(done, CLOCK_EVERY)
+    }
+
+    /// True when a search that has taken `steps` steps (iterations, or a leaf-parallel
+    /// search's batches) and reads the clock every `every` steps must stop for time or its
+    /// signal. A search not stopped by its signal takes at least one step however late it
+    /// starts: a process descheduled for a few milliseconds (a loaded machine) would
+    /// otherwise answer a short time budget with no search at all, a random move. The clock
+    /// is read after the first step too, so a late search stops after one.
+    #[inline]
+    pub fn out_of_time(&self, steps: u64, every: u64) -> bool {
+        if steps == 0 {
+            return self.stop.as_ref().is_some_and(StopSignal::is_raised);
         }
-        done.is_multiple_of(CLOCK_EVERY) && self.past_deadline()
+        (steps == 1 || steps.is_multiple_of(every)) && self.past_deadline()
     }
 
     /// True when the wall-clock deadline (if any) has passed or the stop signal is raised;
@@ -227,6 +238,10 @@ pub struct SharedBudget {
     deadline: Option<Instant>,
     claimed: AtomicU64,
     stop: AtomicBool,
+    /// Whether any claim has been granted: the first is granted past the deadline too (as
+    /// [`BudgetClock::exhausted`] grants a first iteration), so a search not stopped by its
+    /// signal completes at least one chunk.
+    granted: AtomicBool,
     signal: Option<StopSignal>,
 }
 
@@ -238,6 +253,7 @@ impl SharedBudget {
             deadline: budget.deadline(Instant::now()),
             claimed: AtomicU64::new(0),
             stop: AtomicBool::new(false),
+            granted: AtomicBool::new(false),
             signal: budget.stop.clone(),
         }
     }
@@ -249,10 +265,14 @@ impl SharedBudget {
             return 0;
         }
         if self.signal.as_ref().is_some_and(StopSignal::is_raised)
-            || self.deadline.is_some_and(|d| Instant::now() >= d)
+            || (self.deadline.is_some_and(|d| Instant::now() >= d) && self.granted.load(Relaxed))
         {
             self.stop.store(true, Relaxed);
             return 0;
+        }
+        // Read before written, so the flag's line is written once, not at every claim.
+        if !self.granted.load(Relaxed) {
+            self.granted.store(true, Relaxed);
         }
         if self.max_iterations == u64::MAX {
             return chunk;
@@ -336,7 +356,25 @@ mod tests {
         let c = BudgetClock::start(&Budget::iterations(3));
         assert!(!c.exhausted(2));
         assert!(c.exhausted(3));
+        // A budget whose time is up before the search starts still gets one iteration, and
+        // only one; a raised stop signal gets none.
         let c = BudgetClock::start(&Budget::millis(0));
-        assert!(c.exhausted(0), "a zero-time budget is over at once");
+        assert!(!c.exhausted(0), "a search late to start still searches");
+        assert!(c.exhausted(1));
+        let stop = StopSignal::default();
+        stop.raise();
+        let stopped = Budget {
+            stop: Some(stop),
+            ..Budget::millis(1000)
+        };
+        assert!(BudgetClock::start(&stopped).exhausted(0));
+        let shared = SharedBudget::start(&Budget::millis(0));
+        assert_eq!(
+            shared.claim(4),
+            4,
+            "the first claim is granted however late"
+        );
+        assert_eq!(shared.claim(4), 0);
+        assert_eq!(SharedBudget::start(&stopped).claim(4), 0);
     }
 }

@@ -209,7 +209,7 @@ fn master<G: Game, W: Worlds<G>>(
     let mut batches = 0u64;
     let mut epoch = 0u64;
     loop {
-        if done >= max || (batches.is_multiple_of(clock_every) && clock.past_deadline()) {
+        if done >= max || clock.out_of_time(batches, clock_every) {
             break;
         }
         let k = (threads as u64).min(max - done);
