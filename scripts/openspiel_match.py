@@ -26,10 +26,15 @@ OpenSpiel's returns for Hearts are points (0-36, higher is better), not win or l
 constant is on that scale: `--os-c`, default 5, the best of the constants tried against the same
 opponent on the same deals (docs/results.md, "Hearts against OpenSpiel").
 
-The log (`--out`, JSON lines, one game each: `deal_index`, `seats` "A"/"B", `rewards`,
-`scores`) has the shape of `cardsearch match` logs, so `scripts/points_interval.py` reads it;
-rerunning with the same `--out` skips the deals already there. `--report LOG` prints the report
-of a log without playing.
+The log (`--out`, JSON lines, one game each) has the fields of `cardsearch match` logs that
+`scripts/points_interval.py` reads: `game`, `seed`, `deal_index`, `seating_index` (the
+arrangement, 0-5), `seatings_per_deal` (6), `seats` "A"/"B", `agent_a` (the agent with its
+budget, e.g. `ismcts:preset=strong,iterations=1000`), `agent_b` (e.g.
+`openspiel-ismcts:c=5,sims=1000`), `rewards` and `scores`, then each side's time a move.
+Rerunning with the same `--out` and the same settings continues the run, skipping the deals
+already there; other settings (agent, budgets, seed, `--os-c`) are refused, naming the field
+that differs, and so is a log written before the lines kept their settings. `--report LOG`
+prints the report of a log without playing.
 """
 
 import argparse
@@ -138,9 +143,13 @@ class Worker:
             to_move = ref["to_move"]
         if not state.is_terminal():
             raise RuntimeError(f"deal {index}: the referee ended the game, OpenSpiel did not")
-        return {"deal_index": index, "seats": seats, "rewards": ref["rewards"],
-                "scores": ref["scores"], "a_ms_per_move": time_a / moves_a,
-                "b_ms_per_move": time_b / moves_b, "a_iterations_per_move": iters_a / moves_a}
+        run = settings(a)
+        return {"game": run["game"], "seed": run["seed"], "deal_index": index,
+                "seating_index": arrangement, "seatings_per_deal": len(ARRANGEMENTS),
+                "seats": seats, "agent_a": run["agent_a"], "agent_b": run["agent_b"],
+                "rewards": ref["rewards"], "scores": ref["scores"],
+                "a_ms_per_move": time_a / moves_a, "b_ms_per_move": time_b / moves_b,
+                "a_iterations_per_move": iters_a / moves_a}
 
 
 WORKER = None
@@ -153,18 +162,111 @@ def init_worker(args):
 
 def play_deal(index):
     deal = WORKER.deal(index)
-    return [WORKER.play(index, k, deal, s) for k, s in enumerate(arrangements())]
+    return [WORKER.play(index, k, deal, s) for k, s in enumerate(ARRANGEMENTS)]
 
 
-def arrangements():
-    """Every way to give two of the four seats to A."""
-    return [["A" if i in pick else "B" for i in range(4)]
-            for pick in itertools.combinations(range(4), 2)]
+# Every way to give two of the four seats to A; a game's `seating_index` is its place here.
+ARRANGEMENTS = [["A" if i in pick else "B" for i in range(4)]
+                for pick in itertools.combinations(range(4), 2)]
+
+
+def number(x):
+    """`x` as short as it reads back exactly: 5, 0.7, 42.5."""
+    return f"{x:g}" if float(f"{x:g}") == x else repr(x)
+
+
+def settings(args):
+    """What decides a run's games, as every line of its log records it: the game, the seed, A
+    (the engine's agent with its budget, as `cardsearch match` takes an agent's own budget) and
+    B (OpenSpiel's constant and budget)."""
+    own = (f"iterations={args.iterations}" if args.time_ms is None
+           else f"time_ms={number(args.time_ms)}")
+    os_budget = (f"sims={args.os_sims}" if args.os_time_ms is None
+                 else f"ms={number(args.os_time_ms)}")
+    return {"game": "hearts", "seed": args.seed,
+            "agent_a": args.agent + ("," if ":" in args.agent else ":") + own,
+            "agent_b": f"openspiel-ismcts:c={number(args.os_c)},{os_budget}"}
+
+
+# The options that set each field of `settings`, for the message that refuses a resume.
+SETTING_OPTIONS = {"game": "this script plays hearts", "seed": "--seed",
+                   "agent_a": "--agent, --iterations, --time-ms",
+                   "agent_b": "--os-c, --os-sims, --os-time-ms"}
+
+
+ELO_LIMIT = 1000
 
 
 def elo(score):
-    score = min(max(score, 1e-9), 1 - 1e-9)
-    return 400 * math.log10(score / (1 - score))
+    """The Elo difference whose expected score is `score`, as `cardsearch` writes it: clamped to
+    ±1000, a value at the clamp written as the bound it is (`≥+1000`, `≤-1000`)."""
+    s = min(max(score, 1e-6), 1 - 1e-6)
+    value = min(max(400 * math.log10(s / (1 - s)), -ELO_LIMIT), ELO_LIMIT)
+    if value >= ELO_LIMIT:
+        return f"≥+{ELO_LIMIT}"
+    if value <= -ELO_LIMIT:
+        return f"≤-{ELO_LIMIT}"
+    return f"{round(value) + 0:+d}"  # + 0: never -0
+
+
+def is_number(x):
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def game_problem(g):
+    """What keeps `g` from being a game of this script's log, or None."""
+    if not isinstance(g, dict):
+        return "not a JSON object"
+    if not isinstance(g.get("deal_index"), int) or isinstance(g.get("deal_index"), bool):
+        return "no deal_index"
+    seats = g.get("seats")
+    if not isinstance(seats, list) or sorted(map(str, seats)) != ["A", "A", "B", "B"]:
+        return "seats must be two \"A\" and two \"B\""
+    for key in ("rewards", "scores"):
+        values = g.get(key)
+        if not isinstance(values, list) or len(values) != 4 or not all(map(is_number, values)):
+            return f"{key} must be four numbers"
+    for key in ("a_ms_per_move", "b_ms_per_move", "a_iterations_per_move"):
+        if not is_number(g.get(key)):
+            return f"no {key}"
+    return None
+
+
+def load_log(path):
+    """The games logged at `path`, checked: each line a game with what the report reads, no game
+    twice, and every line of one run (the same settings, where the lines record them). Exits
+    with a one-line error naming the line otherwise."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = list(enumerate(f, 1))
+    except (OSError, UnicodeDecodeError) as e:
+        sys.exit(f"openspiel_match.py: cannot read {path}: {getattr(e, 'strerror', None) or e}")
+    games, first, seen = [], None, set()
+    for number, line in lines:
+        if not line.strip():
+            continue
+        where = f"{path}:{number}"
+        try:
+            g = json.loads(line)
+        except ValueError as e:
+            sys.exit(f"openspiel_match.py: {where}: not a JSON line ({e})")
+        problem = game_problem(g)
+        if problem:
+            sys.exit(f"openspiel_match.py: {where}: not a game of an openspiel_match.py log "
+                     f"({problem})")
+        first = first or (number, g)
+        for key in SETTING_OPTIONS:
+            if g.get(key) != first[1].get(key):
+                sys.exit(f"openspiel_match.py: {where}: {key} {g.get(key)!r}, line {first[0]}'s "
+                         f"{first[1].get(key)!r}: a log holds the games of one run's settings")
+        if "seating_index" in g:
+            game = (g["deal_index"], g["seating_index"])
+            if game in seen:
+                sys.exit(f"openspiel_match.py: {where}: deal {game[0]} seating {game[1]} is "
+                         "logged twice")
+            seen.add(game)
+        games.append(g)
+    return games
 
 
 def side_mean(game, key, side):
@@ -191,16 +293,18 @@ def report(games, out=sys.stdout):
     m, lo, hi = interval(scores)
     lo, hi = max(lo, 0.0), min(hi, 1.0)  # the scores a deal can have, as cardsearch clips them
     pm, plo, phi = interval(points)
+    # One deal has no interval; cardsearch then prints the margin alone.
+    margin_ci = f"95% CI {plo:+.2f} … {phi:+.2f}; " if math.isfinite(plo) else ""
     mean = lambda key: sum(g[key] for g in games) / len(games)
     a_points = sum(side_mean(g, "scores", "A") for g in games) / len(games)
     b_points = sum(side_mean(g, "scores", "B") for g in games) / len(games)
     print(f"{len(by_deal)} deals, {len(games)} games (every arrangement of two A and two B seats)",
           file=out)
-    print(f"  A's score {m:.3f} (95% CI {lo:.3f}-{hi:.3f}), Elo {elo(m):+.0f} "
-          f"({elo(lo):+.0f} … {elo(hi):+.0f}); A won / drew / lost {won} / {drew} / {lost}",
+    print(f"  A's score {m:.3f} (95% CI {lo:.3f}-{hi:.3f}), Elo {elo(m)} "
+          f"({elo(lo)} … {elo(hi)}); A won / drew / lost {won} / {drew} / {lost}",
           file=out)
     print(f"  penalty points a seat a game: A {a_points:.2f}, B {b_points:.2f}; A − B "
-          f"{pm:+.2f} (95% CI {plo:+.2f} … {phi:+.2f}; fewer is better)", file=out)
+          f"{pm:+.2f} ({margin_ci}fewer is better)", file=out)
     print(f"  time a move: A {mean('a_ms_per_move'):.1f} ms ({mean('a_iterations_per_move'):,.0f} "
           f"iterations), B {mean('b_ms_per_move'):.1f} ms CPU", file=out)
 
@@ -225,7 +329,10 @@ def main():
     ap.add_argument("--report", metavar="LOG", help="print the report of a log and stop")
     args = ap.parse_args()
     if args.report:
-        report([json.loads(line) for line in open(args.report) if line.strip()])
+        games = load_log(args.report)
+        if not games:
+            sys.exit(f"openspiel_match.py: {args.report} holds no games")
+        report(games)
         return
     if args.time_ms is None and args.iterations is None:
         args.iterations = 1000
@@ -242,9 +349,20 @@ def main():
     except ImportError:
         sys.exit("OpenSpiel is not installed: pip install open-spiel")
 
-    games = []
-    if args.out and os.path.exists(args.out):
-        games = [json.loads(line) for line in open(args.out) if line.strip()]
+    games = load_log(args.out) if args.out and os.path.exists(args.out) else []
+    if games:
+        # Continue only a run of these settings: its games and these would be one match.
+        missing = [key for key in SETTING_OPTIONS if key not in games[0]]
+        if missing:
+            sys.exit(f"openspiel_match.py: {args.out} records no {', '.join(missing)} (written "
+                     "before the log kept its settings), so it cannot be continued: give "
+                     "another --out")
+        for key, value in settings(args).items():
+            have = games[0][key]
+            if have != value:
+                sys.exit(f"openspiel_match.py: {args.out} was played with {key} {have!r}, this "
+                         f"run's is {value!r} ({SETTING_OPTIONS[key]}): rerun with its settings "
+                         "or give another --out")
     done = {g["deal_index"] for g in games}
     todo = [i for i in range(args.deals) if i not in done]
     log = open(args.out, "a") if args.out else None
