@@ -12,11 +12,21 @@ negative margin favours A there.
 
 `cardsearch match` now prints these margins itself, and `cardsearch merge LOG.jsonl` prints them
 for a log it wrote; this script serves logs written elsewhere (scripts/openspiel_match.py).
+
+A game is known by `deal_index` and `seating_index`, its deal's games number `seatings_per_deal`
+and its match by `agent_a` and `agent_b`. Logs of scripts/openspiel_match.py from before it
+wrote these fields are still read: each deal's lines are taken as its seatings in file order,
+as many as the arrangements of its seats (6 for two A and two B), with a note on stderr that
+such a log cannot show whether a resumed run mixed settings. A log mixing lines with and
+without the fields is refused.
 """
 import json
 import math
 import sys
 from collections import defaultdict
+
+# The fields that place a game in its match; older scripts/openspiel_match.py logs have none.
+MATCH_FIELDS = ("seating_index", "seatings_per_deal", "agent_a", "agent_b")
 
 
 # Student's t two-sided 95% quantiles for 1-30 degrees of freedom; beyond, the Cornish-Fisher
@@ -45,42 +55,90 @@ def interval(xs):
     return m, m - h, m + h
 
 
+def margins(g):
+    """{"points": A's mean per seat minus B's, "units": likewise} of game `g`, for the kinds it
+    has; TypeError or ValueError where its seats or values are not what a log holds."""
+    seats = g["seats"]
+    if not isinstance(seats, list) or not all(s in ("A", "B") for s in seats):
+        raise ValueError('seats must be a list of "A" and "B"')
+    out = {}
+    for key, values in (("points", g.get("scores")), ("units", g.get("units"))):
+        if not values:
+            continue
+        if not isinstance(values, list) or len(values) != len(seats):
+            raise ValueError(f"{'scores' if key == 'points' else key} must have one number a seat")
+        a = [float(v) for s, v in zip(seats, values) if s == "A"]
+        b = [float(v) for s, v in zip(seats, values) if s == "B"]
+        # A game where one side has no seat (a one-seat game) has no margin.
+        if a and b:
+            out[key] = sum(a) / len(a) - sum(b) / len(b)
+    return out
+
+
 def per_deal_margins(path):
-    """Each complete deal's margins in the one match logged at `path`, by deal index, and the
-    number of deals left out as incomplete; ValueError on a bad line, a game logged twice or a
-    log of several matches (a tournament's)."""
+    """Each complete deal's margins in the one match logged at `path`, by deal index, the
+    number of deals left out as incomplete, and whether the log is an older
+    scripts/openspiel_match.py one (no MATCH_FIELDS: seatings in file order); ValueError on a
+    bad line, a game logged twice or a log of several matches (a tournament's)."""
     per_deal = defaultdict(lambda: {"points": [], "units": [], "games": 0, "seatings": 0})
     seen, pairs = set(), set()
-    with open(path) as f:
+    legacy = None
+    with open(path, encoding="utf-8") as f:
         for number, line in enumerate(f, 1):
             line = line.strip()
             if not line:
                 continue
+            where = f"{path}:{number}"
             try:
                 g = json.loads(line)
-                game = (g["deal_index"], g["seating_index"])
-                pairs.add((g["agent_a"], g["agent_b"]))
+            except ValueError as e:
+                raise ValueError(f"{where}: not a JSON line ({e})") from None
+            if not isinstance(g, dict):
+                raise ValueError(f"{where}: not a match log line (not a JSON object)")
+            old = not any(k in g for k in MATCH_FIELDS)
+            if legacy is None:
+                legacy = old
+            elif old != legacy:
+                raise ValueError(f"{where}: the log mixes lines with and without "
+                                 f"{', '.join(MATCH_FIELDS)}; give the log of one match")
+            try:
                 deal = per_deal[g["deal_index"]]
-                deal["games"] += 1
-                deal["seatings"] = g["seatings_per_deal"]
-            except (ValueError, KeyError, TypeError) as e:
-                raise ValueError(f"{path}:{number}: not a match log line ({e})") from None
+                if old:
+                    # An older openspiel_match.py line: its deal's games in the order written,
+                    # one for each arrangement of its seats.
+                    seating = deal["games"]
+                    seatings = math.comb(len(g["seats"]), g["seats"].count("A"))
+                else:
+                    seating, seatings = g["seating_index"], g["seatings_per_deal"]
+                    pairs.add((g["agent_a"], g["agent_b"]))
+                    if not all(isinstance(x, int) for x in (seating, seatings)):
+                        raise ValueError("seating_index and seatings_per_deal must be whole "
+                                         "numbers")
+                found = margins(g)
+            except KeyError as e:
+                raise ValueError(f"{where}: not a match log line (no {e})") from None
+            except (TypeError, ValueError, AttributeError) as e:
+                raise ValueError(f"{where}: not a match log line ({e})") from None
             if len(pairs) > 1:
-                raise ValueError(f"{path}:{number}: the log holds more than one match (a "
+                raise ValueError(f"{where}: the log holds more than one match (a "
                                  "tournament's?); give the log of one match")
+            game = (g["deal_index"], seating)
             if game in seen:
-                raise ValueError(f"{path}:{number}: deal {game[0]} seating {game[1]} is logged twice")
+                raise ValueError(f"{where}: deal {game[0]} seating {game[1]} is logged twice")
+            if not 0 <= seating < seatings:
+                raise ValueError(f"{where}: deal {game[0]} has more games than its {seatings} "
+                                 "seatings (one logged twice?)" if old else
+                                 f"{where}: seating_index {seating} is not one of the "
+                                 f"{seatings} seatings_per_deal")
             seen.add(game)
-            for key, values in (("points", g.get("scores")), ("units", g.get("units"))):
-                if not values:
-                    continue
-                a = [v for s, v in zip(g["seats"], values) if s == "A"]
-                b = [v for s, v in zip(g["seats"], values) if s == "B"]
-                # A game where one side has no seat (a one-seat game) has no margin.
-                if a and b:
-                    deal[key].append(sum(a) / len(a) - sum(b) / len(b))
+            deal["games"] += 1
+            deal["seatings"] = seatings
+            for key, value in found.items():
+                deal[key].append(value)
+    if not per_deal:
+        raise ValueError(f"{path}: no games in the log")
     complete = {k: d for k, d in per_deal.items() if d["games"] == d["seatings"]}
-    return complete, len(per_deal) - len(complete)
+    return complete, len(per_deal) - len(complete), bool(legacy)
 
 
 def main():
@@ -89,9 +147,17 @@ def main():
         sys.exit(0 if len(sys.argv) > 1 else 2)
     for path in sys.argv[1:]:
         try:
-            per_deal, incomplete = per_deal_margins(path)
-        except (OSError, ValueError) as e:
+            per_deal, incomplete, legacy = per_deal_margins(path)
+        except OSError as e:
+            sys.exit(f"points_interval.py: cannot read {path}: {e.strerror}")
+        except UnicodeDecodeError:
+            sys.exit(f"points_interval.py: {path}: not UTF-8 text (not a match log)")
+        except ValueError as e:
             sys.exit(f"points_interval.py: {e}")
+        if legacy:
+            print(f"points_interval.py: {path} has no seating_index (an older "
+                  "openspiel_match.py log): each deal's games taken in file order; whether a "
+                  "resumed run mixed settings cannot be checked", file=sys.stderr)
         left_out = f", {incomplete} unfinished left out" if incomplete else ""
         print(path, f"({len(per_deal)} deals{left_out})")
         for key in ("points", "units"):
