@@ -17,7 +17,9 @@ every move is checked legal there and in OpenSpiel (the same seat to move and th
 moves at every step), and the result (rewards, penalty points) is read from it.
 
 Budgets: `--iterations` or `--time-ms` for the engine, `--os-sims` or `--os-time-ms` for
-OpenSpiel (wall clock). Iteration budgets give the same games for the same seed on any machine;
+OpenSpiel (wall clock). Iteration budgets give each side the same work on any machine, but not
+the same games for the same seed: OpenSpiel's `ISMCTSBot` is not repeatable even with its seed
+(2.0.2: three bots of one seed on one position, 20 simulations a move, did not all play alike);
 time budgets need a quiet machine with at most one worker (`--jobs`) per core. Every game's
 mean time a move on each side (the engine's searches as it reports them, OpenSpiel's as this
 process's CPU time) is in the log and the report, so an "equal time" claim can be checked.
