@@ -2,7 +2,7 @@
 # Round robin over `cardsearch match`: every pair of agents plays a fair match (seats swapped,
 # every deal twice), with match's own progress bar per pairing, then a table of all pairings
 # (wins / losses / ties and the first agent's mean score with its 95% interval over deals) and
-# each agent's total score.
+# each agent's score over all its games (the match's score of each game, as the pairings' rows).
 #
 #   scripts/round_robin.sh [MATCH OPTIONS] -- AGENT AGENT [AGENT...]
 #
@@ -65,13 +65,17 @@ print("| A | B | A wins | B wins | ties | A score (95% CI over deals) |")
 print("|---|---|---:|---:|---:|---|")
 for i in range(n):
     for j in range(i + 1, n):
-        t = json.load(open(f"{out}/pair-{i}-{j}.json"))["tally"]
+        summary = json.load(open(f"{out}/pair-{i}-{j}.json"))
+        t = summary["tally"]
         # The score and its interval as the match printed them.
         text = open(f"{out}/pair-{i}-{j}.txt").read()
         score = re.search(r"A mean score (\S+) .*\(95% CI (\S+)\)", text)
         print(f"| {agents[i]} | {agents[j]} | {t['wins']} | {t['losses']} | {t['draws']} "
               f"| {score.group(1)} ({score.group(2)}) |")
-        score_a = t["wins"] + 0.5 * t["draws"]
+        # A's score summed over its games, as the match scores a game: (1 + A's mean reward -
+        # B's) / 2, which is not win 1, tie 0.5 where a game ends between (Hearts 2v2: 0.75).
+        # The tally sums each deal's mean over its seatings.
+        score_a = t["sum"] * summary["seatings_per_deal"]
         total[i] += score_a
         total[j] += t["games"] - score_a
         games[i] += t["games"]
