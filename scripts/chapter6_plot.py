@@ -26,14 +26,28 @@ from chapter6_table import LABELS, ORDER  # noqa: E402  (one list of rows for bo
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GAMES = ["Sueca", "Bisca", "Hearts"]
-SIGNED = r"([+−-]?\d+)"
+# An Elo as the tables and reports write it, hyphen or minus sign; at cardsearch's clamp it is an
+# open bound (`≤-1000`, `≥+1000`: the score's interval touches 0 or 1), read as ±1000.
+SIGNED = r"([≤≥]?[+−-]?\d+)"
 VALUES = re.compile(r"(\d\.\d{3}) \((\d\.\d{3})–(\d\.\d{3})\), " + SIGNED + r" \(" + SIGNED
                     + " … " + SIGNED + r"\)")
 POLICIES = {"roulette": "roulette", "UCB1": "ucb1", "Gibbs": "gibbs", "ε-greedy": "egreedy"}
 
 
+ELO_LIMIT = 1000
+
+
 def signed(text):
-    return int(text.replace("−", "-"))
+    return int(text.replace("−", "-").lstrip("≤≥"))
+
+
+def elo_text(elo):
+    """`elo` as the reports write it: a value at the clamp as the open bound it is."""
+    if elo >= ELO_LIMIT:
+        return f"≥+{ELO_LIMIT}"
+    if elo <= -ELO_LIMIT:
+        return f"≤-{ELO_LIMIT}"
+    return f"{elo:+d}"
 
 
 def row_key(label):
@@ -155,7 +169,8 @@ def rows_svg(rows):
             parts.append(f'<circle cx="{x(elo):.1f}" cy="{cy:.1f}" r="4" fill="{fill}" '
                          f'stroke="{colour}" stroke-width="1.5"/>')
             parts.append(f'<text x="{label_w + plot_w + 8}" y="{cy + 4:.1f}" font-size="10">'
-                         f'{elo:+d} ({low:+d} … {high:+d}), {deals:,} deals</text>')
+                         f'{elo_text(elo)} ({elo_text(low)} … {elo_text(high)}), {deals:,} '
+                         'deals</text>')
         y = bottom + 18
     legend = ('filled: 1,000 deals; open: 300 deals; blue: the interval excludes 0. '
               'docs/results.md, "The thesis\'s chapter 6 at its own settings"')
@@ -164,7 +179,7 @@ def rows_svg(rows):
 
 
 REPORT = re.compile(r"A mean score [\d.]+ ± [\d.]+ \(95% CI [\d.]+–[\d.]+\), Elo "
-                    r"([+-]?\d+) \(([+-]?\d+) … ([+-]?\d+)\), (\d+) deals")
+                    + SIGNED + r" \(" + SIGNED + " … " + SIGNED + r"\), (\d+) deals")
 REWARDS = [("pwl", "", "#222"), ("wl", "wl-", "#1f4e9c"), ("sd", "sd-", "#d9730d")]
 CONSTANTS = ["0", "0.25", "0.5", "1.0", "1.5", "1.75", "2.0"]
 
@@ -182,7 +197,7 @@ def read_sweeps(folder):
                         if m is None:
                             raise ValueError(f"{path}: no score line")
                         sweeps[(game, reward, float(c))] = (
-                            int(m[4]), int(m[1]), int(m[2]), int(m[3]))
+                            int(m[4]), signed(m[1]), signed(m[2]), signed(m[3]))
                         break
     return sweeps
 

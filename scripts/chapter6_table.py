@@ -26,7 +26,11 @@ LABELS = {
     "egreedy": "NAST n=2 ε-greedy ε=0.2", "nast1": "NAST n=1 UCB1", "nast3": "NAST n=3 UCB1",
     "nast4": "NAST n=4 UCB1",
 }
-NUM = r"([+-−]?\d+(?:\.\d+)?)"
+# A signed number as the reports print it, with a hyphen or the tables' minus sign; an Elo bound
+# at cardsearch's clamp is open (`≤-1000`, `≥+1000`: the score's interval touches 0 or 1), and a
+# margin over one deal has no interval (`-inf … +inf`).
+NUM = r"([≤≥]?[+\-−]?\d+(?:\.\d+)?)"
+MARGIN = r"([+\-−]?(?:\d+(?:\.\d+)?|inf))"
 
 
 def bold_if(text, low, high, zero):
@@ -37,16 +41,29 @@ def num(s):
     return float(s.replace("−", "-"))
 
 
+def find(pattern, text, path, what):
+    """The match of `pattern` in `text`; ValueError naming `path` and `what` when none."""
+    m = re.search(pattern, text)
+    if m is None:
+        raise ValueError(f"{path}: no {what}")
+    return m
+
+
 def row(out, name):
-    report = open(os.path.join(out, name + ".report.txt")).read()
-    points = open(os.path.join(out, name + ".points.txt")).read()
-    m = re.search(r"A mean score (\d\.\d+) ± [\d.]+ \(95% CI (\d\.\d+)–(\d\.\d+)\), Elo "
-                  + NUM + r" \(" + NUM + " … " + NUM + r"\)", report)
+    report_path = os.path.join(out, name + ".report.txt")
+    points_path = os.path.join(out, name + ".points.txt")
+    report = open(report_path, encoding="utf-8").read()
+    points = open(points_path, encoding="utf-8").read()
+    m = find(r"A mean score (\d\.\d+) ± [\d.]+ \(95% CI (\d\.\d+)–(\d\.\d+)\), Elo "
+             + NUM + r" \(" + NUM + " … " + NUM + r"\)", report, report_path,
+             "score line ('A mean score … (95% CI …), Elo …')")
     score, lo, hi = float(m[1]), float(m[2]), float(m[3])
+    # An open bound (≤-1000, ≥+1000) is kept as printed: the table says what the report says.
     elo = f"{m[4]} ({m[5]} … {m[6]})"
     cell = bold_if(f"{m[1]} ({m[2]}–{m[3]}), {elo}", lo, hi, 0.5)
-    g = re.search(r"A won (\d+), drew (\d+), lost (\d+)", report)
-    budget = re.search(r"(\d+) it per move", report)[1]
+    g = find(r"A won (\d+), drew (\d+), lost (\d+)", report, report_path,
+             "'A won …, drew …, lost …' line")
+    budget = find(r"(\d+) it per move", report, report_path, "iteration budget ('N it per move')")[1]
     if name.startswith("c"):
         label = f"`c={name[1:]}` (B: c 0.7)"
     elif re.fullmatch(r"(wl|sd)-c[\d.]+", name):
@@ -55,15 +72,19 @@ def row(out, name):
     else:
         label = LABELS.get(name, name)
     if name in ("wl", "sd", "mix"):
-        label += " (c " + re.search(r"A: ismcts:c=([\d.]+)", report)[1] + ")"
+        label += " (c " + find(r"A: ismcts:c=([\d.]+)", report, report_path,
+                               "agent line ('A: ismcts:c=…')")[1] + ")"
     cells = [label, f"{int(budget):,}", cell, f"{g[1]} / {g[2]} / {g[3]}"]
     for kind in ("points", "units"):
-        p = re.search(kind + r" margin A-B per game: " + NUM + r" \(95% CI " + NUM + " … " + NUM
-                      + r"\)", points)
+        p = re.search(kind + r" margin A-B per game: " + MARGIN + r" \(95% CI " + MARGIN + " … "
+                      + MARGIN + r"\)", points)
         if p:
             cells.append(bold_if(f"{p[1]} ({p[2]} … {p[3]})", num(p[2]), num(p[3]), 0.0))
+        elif kind == "points":
+            raise ValueError(f"{points_path}: no 'points margin A-B per game' line "
+                             "(scripts/points_interval.py's output)")
     # The tables' minus sign, not a hyphen.
-    cells = [re.sub(r"(?<![\w`=])-(?=\d)", "−", c) for c in cells]
+    cells = [re.sub(r"(?<![\w`=])-(?=\d|inf)", "−", c) for c in cells]
     return "| " + " | ".join(re.sub(r"−0(?=[ )])", "0", c) for c in cells) + " |"
 
 
@@ -78,7 +99,10 @@ def main():
     for name in names:
         try:
             print(row(out, name))
-        except (OSError, TypeError) as e:
+        except OSError as e:
+            sys.exit(f"chapter6_table.py: row {name} in {out}: cannot read {e.filename}: "
+                     f"{e.strerror}")
+        except ValueError as e:  # UnicodeDecodeError too
             sys.exit(f"chapter6_table.py: row {name} in {out}: {e}")
 
 
