@@ -25,6 +25,14 @@ def pin_to_one_cpu(cpu):
     return chosen
 
 
+class EngineError(RuntimeError):
+    """A request the engine refused; `error` is its reason as the engine gave it."""
+
+    def __init__(self, request, error):
+        super().__init__(f"{request}: {error}")
+        self.error = error
+
+
 class Engine:
     """One `cardsearch engine` process: one JSON request a line, one reply a line."""
 
@@ -39,7 +47,8 @@ class Engine:
                      "(build it with `cargo build --release`)")
 
     def ask(self, **request):
-        """Sends `request`; returns the reply, or raises RuntimeError with the engine's error."""
+        """Sends `request`; returns the reply, or raises EngineError (a RuntimeError) with the
+        engine's error."""
         self.p.stdin.write(json.dumps(request) + "\n")
         self.p.stdin.flush()
         line = self.p.stdout.readline()
@@ -47,7 +56,7 @@ class Engine:
             raise RuntimeError(f"the engine exited on {request}")
         reply = json.loads(line)
         if "error" in reply:
-            raise RuntimeError(f"{request}: {reply['error']}")
+            raise EngineError(request, reply["error"])
         return reply
 
     def cpu_s(self):
