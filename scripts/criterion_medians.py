@@ -20,6 +20,7 @@ import json
 import os
 import re
 import statistics
+import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -31,18 +32,26 @@ def load(criterion_dir, baseline, pattern):
     for dirpath, _, files in os.walk(criterion_dir):
         if os.path.basename(dirpath) != baseline or not {"estimates.json", "benchmark.json"} <= set(files):
             continue
-        with open(os.path.join(dirpath, "benchmark.json")) as f:
-            bench = json.load(f)
-        # Other benches (the playouts, with no function id) share the directory.
-        if not bench["group_id"].startswith("search/") or bench.get("function_id") is None:
-            continue
-        name = bench["group_id"] + "/" + bench["function_id"]
-        if not pattern.search(name):
-            continue
-        with open(os.path.join(dirpath, "estimates.json")) as f:
-            ns = json.load(f)["median"]["point_estimate"]
-        elements = (bench.get("throughput") or {}).get("Elements", 1)
-        out.setdefault(bench["group_id"], {})[bench["function_id"]] = elements / (ns * 1e-9)
+        try:
+            with open(os.path.join(dirpath, "benchmark.json")) as f:
+                bench = json.load(f)
+            # Other benches (the playouts, with no function id) share the directory.
+            if not bench["group_id"].startswith("search/") or bench.get("function_id") is None:
+                continue
+            name = bench["group_id"] + "/" + bench["function_id"]
+            if not pattern.search(name):
+                continue
+            with open(os.path.join(dirpath, "estimates.json")) as f:
+                ns = json.load(f)["median"]["point_estimate"]
+            elements = (bench.get("throughput") or {}).get("Elements", 1)
+            out.setdefault(bench["group_id"], {})[bench["function_id"]] = elements / (ns * 1e-9)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError,
+                ZeroDivisionError) as e:
+            sys.exit(f"criterion_medians.py: {dirpath}: not a criterion result ({e!r})")
+    if not out:
+        matching = f" matching --filter {pattern.pattern!r}" if pattern.pattern else ""
+        sys.exit(f"criterion_medians.py: no search benches with baseline {baseline!r}{matching} "
+                 f"under {criterion_dir}")
     return out
 
 
@@ -54,7 +63,11 @@ def main():
     ap.add_argument("--filter", default="",
                     help="regular expression on the benchmark name (group/position), as criterion's")
     args = ap.parse_args()
-    pattern = re.compile(args.filter)
+    try:
+        pattern = re.compile(args.filter)
+    except re.error as e:
+        sys.exit(f"criterion_medians.py: --filter {args.filter!r} is not a regular expression "
+                 f"({e})")
     now = load(args.dir, args.baseline, pattern)
     old = load(args.dir, args.compare, pattern) if args.compare else {}
     print(f"{'group':55} {'positions':>9} {'median it/s':>12} {'lowest':>10} {'highest':>10}"
