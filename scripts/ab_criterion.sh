@@ -26,7 +26,17 @@ filter=${3:-'search/[a-z]+/(ismcts|pimc|uct)/'}
 root=$(git rev-parse --show-toplevel)
 export CARGO_TARGET_DIR="$root/target"
 scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
+tree=
+# On any exit, a failed bench included: unregister the worktree being benched (removing its
+# folder alone leaves git a stale worktree entry), then the scratch folder.
+cleanup() {
+    if [[ -n $tree ]] && ! git -C "$root" worktree remove --force "$tree" 2>/dev/null; then
+        rm -rf "$tree"
+        git -C "$root" worktree prune
+    fi
+    rm -rf "$scratch"
+}
+trap cleanup EXIT
 
 for side in a b; do
     rev=${!side}
@@ -40,5 +50,6 @@ for side in a b; do
     echo "== $side = $rev (${commit:0:12})" >&2
     (cd "$tree" && cargo bench --bench search -- --save-baseline "$side" ${CRITERION_ARGS:-} "$filter")
     git -C "$root" worktree remove --force "$tree"
+    tree=
 done
 python3 "$root/scripts/criterion_medians.py" --baseline b --compare a --filter "$filter"
