@@ -110,8 +110,11 @@ class Engine:
         return reply
 
     def close(self):
-        self.p.stdin.write('{"cmd":"quit"}\n')
-        self.p.stdin.flush()
+        try:
+            self.p.stdin.write('{"cmd":"quit"}\n')
+            self.p.stdin.flush()
+        except (BrokenPipeError, ValueError):
+            pass
         self.p.wait()
 
 
@@ -120,9 +123,12 @@ def instructions(binary, position, agent, iterations, seed):
 
     Requests go one reply at a time: the engine stops a running `go` as soon as it reads `quit`,
     so piping every request at once would time a search stopped at once."""
-    proc = subprocess.Popen(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-                             binary, "engine"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    try:
+        proc = subprocess.Popen(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                                 binary, "engine"], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    except OSError as e:
+        sys.exit(f"error: --callgrind needs valgrind: {e.strerror}")
     for request in requests(position, agent, iterations, seed):
         proc.stdin.write(json.dumps(request) + "\n")
         proc.stdin.flush()
@@ -138,6 +144,39 @@ def instructions(binary, position, agent, iterations, seed):
         if "Collected :" in line:
             return int(line.split(":")[-1])
     raise RuntimeError("no callgrind total in: " + err[-500:])
+
+
+def load_positions(path, games):
+    """The positions of `path` (JSON lines of label, game, deal, moves), those of `games` only
+    where given; exits with a one-line error for a file that cannot be read, a bad line, a game
+    with no position, or no position at all."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = list(enumerate(f, 1))
+    except (OSError, UnicodeDecodeError) as e:
+        sys.exit(f"error: --positions {path}: {getattr(e, 'strerror', None) or e}")
+    positions = []
+    for number, line in lines:
+        if not line.strip():
+            continue
+        try:
+            p = json.loads(line)
+            if not (isinstance(p["label"], str) and isinstance(p["game"], str)
+                    and isinstance(p["deal"], str) and isinstance(p["moves"], list)):
+                raise TypeError("label, game and deal must be text, moves a list")
+        except (ValueError, KeyError, TypeError) as e:
+            sys.exit(f"error: {path}:{number}: not a bench position ({e!r})")
+        positions.append(p)
+    have = list(dict.fromkeys(p["game"] for p in positions))
+    for game in games or []:
+        if game not in have:
+            sys.exit(f"error: --game {game}: no position of it in {path} (its games: "
+                     f"{', '.join(have) or 'none'})")
+    if games:
+        positions = [p for p in positions if p["game"] in games]
+    if not positions:
+        sys.exit(f"error: no positions in {path}")
+    return positions
 
 
 def place(cpu, agents):
@@ -164,14 +203,23 @@ def main():
                     "the scheduler (default: the first CPU this script may use, unless an agent "
                     "searches with several threads)")
     args = ap.parse_args()
+    for name in ("iterations", "rounds"):
+        if getattr(args, name) < 1:
+            sys.exit(f"error: --{name} must be at least 1, not {getattr(args, name)}")
     agents = args.agent or ["ismcts"]
-    positions = [json.loads(line) for line in open(args.positions)]
-    if args.game:
-        positions = [p for p in positions if p["game"] in args.game]
+    positions = load_positions(args.positions, args.game)
     bins = {"A": build(args.a), "B": build(args.b)}
     print(f"A = {args.a} ({bins['A']})\nB = {args.b} ({bins['B']})")
     games = list(dict.fromkeys(p["game"] for p in positions))
+    try:
+        run(args, agents, positions, bins, games)
+    except RuntimeError as e:  # a request an engine refused: an unknown agent or option, …
+        sys.exit(f"error: {e}")
 
+
+def run(args, agents, positions, bins, games):
+    """Times (or, with --callgrind, counts the instructions of) every agent at every position
+    on both builds and prints the table; RuntimeError where an engine refuses a request."""
     if args.callgrind:
         n = args.iterations
         print(f"instructions per iteration (callgrind, {n} iterations, seed 1)")
@@ -194,6 +242,17 @@ def main():
 
     print(place(args.cpu, agents))
     engines = {s: Engine(b) for s, b in bins.items()}
+    try:
+        rates, same, differ = time_searches(args, agents, positions, engines)
+    finally:
+        for e in engines.values():
+            e.close()
+    report(args, agents, positions, games, bins, rates, same, differ)
+
+
+def time_searches(args, agents, positions, engines):
+    """{(agent, label, side): [iterations/s per round]}, and how many sequential searches of
+    round 1 had the same root statistics on both sides, with a line for each that differed."""
     rates = {}  # (agent, label, side) -> [it/s per round]
     same, differ = 0, []
     for rnd in range(args.rounds):
@@ -221,8 +280,10 @@ def main():
                         differ.append(f"{agent} {p['label']}: A {replies['A']['move']}, "
                                       f"B {replies['B']['move']}")
         print(f"round {rnd + 1} of {args.rounds} done", file=sys.stderr)
-    for e in engines.values():
-        e.close()
+    return rates, same, differ
+
+
+def report(args, agents, positions, games, bins, rates, same, differ):
     clock = "wall-clock" if args.wall else "CPU-time"
     print(f"{clock} iterations/s, {args.iterations}-iteration searches, median over "
           f"{args.rounds} rounds per position, then median over positions")
