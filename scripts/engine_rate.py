@@ -18,8 +18,9 @@ import argparse
 import json
 import os
 import statistics
+import sys
 
-from engine_client import Engine
+from engine_client import Engine, EngineError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -33,13 +34,33 @@ def main():
     ap.add_argument("--gos", type=int, default=3, help="searches at each position per round")
     ap.add_argument("--iterations", type=int, default=10_000)
     args = ap.parse_args()
+    for name in ("rounds", "gos", "iterations"):
+        if getattr(args, name) < 1:
+            sys.exit(f"engine_rate.py: --{name} must be at least 1, not {getattr(args, name)}")
 
     with open(os.path.join(ROOT, "benches", "positions.jsonl")) as f:
         positions = [p for p in map(json.loads, f) if p["game"] == args.game]
     if not positions:
         raise SystemExit(f"no bench positions for game '{args.game}'")
     engine = Engine(args.engine)
-    rates = {}  # (clock, go, position) -> [per round]
+    try:
+        rates = measure(engine, args, positions)
+    except EngineError as e:  # an agent or option the engine does not know, …
+        sys.exit(f"engine_rate.py: {e.error}")
+    finally:
+        engine.close()
+    print(f"{args.game}, {args.agent}, {args.iterations} iterations a go, {len(positions)} "
+          f"positions, median over positions of the median of {args.rounds} rounds")
+    for clock in ("cpu", "time_ms"):
+        for k in range(args.gos):
+            per = [statistics.median(rates[(clock, k, i)]) for i in range(len(positions))]
+            which = "first go after new (new agent)" if k == 0 else f"go {k + 1} (kept agent)"
+            print(f"  by {clock:8} {which:32} {statistics.median(per):12.0f} it/s")
+
+
+def measure(engine, args, positions):
+    """{(clock, go, position): [iterations/s per round]}."""
+    rates = {}
     for rnd in range(args.rounds):
         for i, p in enumerate(positions):
             engine.ask(cmd="new", game=args.game, deal=p["deal"])
@@ -55,14 +76,7 @@ def main():
                 rates.setdefault(("cpu", k, i), []).append(reply["iterations"] / cpu)
                 rates.setdefault(("time_ms", k, i), []).append(
                     reply["iterations"] / (reply["time_ms"] / 1e3))
-    engine.close()
-    print(f"{args.game}, {args.agent}, {args.iterations} iterations a go, {len(positions)} "
-          f"positions, median over positions of the median of {args.rounds} rounds")
-    for clock in ("cpu", "time_ms"):
-        for k in range(args.gos):
-            per = [statistics.median(rates[(clock, k, i)]) for i in range(len(positions))]
-            which = "first go after new (new agent)" if k == 0 else f"go {k + 1} (kept agent)"
-            print(f"  by {clock:8} {which:32} {statistics.median(per):12.0f} it/s")
+    return rates
 
 
 if __name__ == "__main__":

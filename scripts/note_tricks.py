@@ -30,8 +30,11 @@ def note_tricks_class(path):
     """The note's `Tricks` class, run from the note's text: its first code block, from
     `import math, random` to the paragraph after `result`."""
     text = open(path, encoding="utf-8").read()
-    start = text.index("import math, random")
-    end = text.index("The object holds the true deal")
+    start = text.find("import math, random")
+    end = text.find("The object holds the true deal")
+    if start < 0 or end < start:
+        raise ValueError("no Tricks code block ('import math, random' … 'The object holds the "
+                         "true deal'): not the note")
     namespace = {}
     exec(compile(text[start:end], path, "exec"), namespace)  # the note's code, as printed
     return namespace["Tricks"], namespace["DECK"]
@@ -68,9 +71,22 @@ def main():
     parser.add_argument("--note", default=SEED, help="the note's text")
     parser.add_argument("--out", default=OUT)
     args = parser.parse_args()
-    tricks, deck = note_tricks_class(args.note)
+    if args.deals < 1:
+        sys.exit(f"note_tricks.py: --deals must be at least 1, not {args.deals}")
+    try:
+        tricks, deck = note_tricks_class(args.note)
+    except OSError as e:
+        sys.exit(f"note_tricks.py: cannot read the note {args.note}: {e.strerror} (give --note)")
+    except UnicodeDecodeError:
+        sys.exit(f"note_tricks.py: --note {args.note}: not UTF-8 text: not the note")
+    except ValueError as e:
+        sys.exit(f"note_tricks.py: --note {args.note}: {e}")
     rng = random.Random(args.seed)
-    with open(args.out, "w") as out:
+    try:
+        out = open(args.out, "w")
+    except OSError as e:
+        sys.exit(f"note_tricks.py: cannot write {args.out}: {e.strerror}")
+    with out:
         for index in range(args.deals):
             cards = deck[:]
             rng.shuffle(cards)

@@ -36,11 +36,6 @@ import statistics
 import sys
 import time
 
-try:
-    import pyspiel
-except ImportError:
-    sys.exit("openspiel_hearts.py: needs OpenSpiel (pip install open-spiel)")
-
 from engine_client import Engine, pin_to_one_cpu
 from openspiel_common import openspiel_state
 
@@ -65,6 +60,15 @@ def main():
     ap.add_argument("--cpu", help="the CPU both sides run on, or 'all' (default: the first CPU "
                     "this script may use)")
     args = ap.parse_args()
+    for name in ("rounds", "iterations", "os_sims"):
+        if getattr(args, name) < 1:
+            sys.exit(f"openspiel_hearts.py: --{name.replace('_', '-')} must be at least 1, not "
+                     f"{getattr(args, name)}")
+    # Imported here, not at the top, so that --help works without OpenSpiel.
+    try:
+        import pyspiel
+    except ImportError:
+        sys.exit("openspiel_hearts.py: needs OpenSpiel (pip install open-spiel)")
 
     positions = [json.loads(line) for line in open(os.path.join(ROOT, "benches", "positions.jsonl"))]
     positions = [p for p in positions if p["game"] == "hearts"]

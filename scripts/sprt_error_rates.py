@@ -51,7 +51,14 @@ def main():
     if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help"):
         print(__doc__.strip())
         return
-    runs = int(sys.argv[1]) if len(sys.argv) > 1 else 4000
+    try:
+        runs = int(sys.argv[1]) if len(sys.argv) > 1 else 4000
+    except ValueError:
+        runs = None
+    # Half the runs simulate +elo1 agents, so two is the fewest that measures both rates.
+    if runs is None or runs < 2 or len(sys.argv) > 2:
+        sys.exit(f"sprt_error_rates.py: RUNS must be one whole number from 2 up, not "
+                 f"{' '.join(sys.argv[1:])!r}")
     rng = random.Random(5)
     for elo1 in (100, 50):
         for min_deals in (2, 10, 20, 30):
