@@ -11,14 +11,19 @@ line: {"label", "game", "deal", "moves"}; replaying `moves` from `deal` reaches 
 Lines of games this script does not generate (Pentago-Swap's positions, written by hand) are
 kept as they are, after the generated ones.
 
-Run once with a built engine: python3 scripts/make_positions.py target/release/cardsearch
+Run once with a built engine: python3 scripts/make_positions.py [ENGINE] (default the
+repository's target/release/cardsearch). It writes the repository's benches/positions.jsonl
+from whatever folder it is run in.
 """
 
 import json
+import os
 import random
 import sys
 
 from engine_client import Engine
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # game -> (plies per trick, completed tricks at each stage): the opening, after 3 and 6 tricks,
 # and two tricks before the end (Tricks has only four tricks: after 0, 1 and 2).
@@ -55,8 +60,14 @@ def kept_lines(path):
 
 
 def main():
-    engine = Engine(sys.argv[1] if len(sys.argv) > 1 else "target/release/cardsearch")
-    path = "benches/positions.jsonl"
+    if sys.argv[1:] in (["-h"], ["--help"]):
+        print(__doc__.strip())
+        return
+    if len(sys.argv) > 2:
+        sys.exit("usage: python3 scripts/make_positions.py [ENGINE]")
+    engine = Engine(sys.argv[1] if len(sys.argv) > 1
+                    else os.path.join(ROOT, "target", "release", "cardsearch"))
+    path = os.path.join(ROOT, "benches", "positions.jsonl")
     out = []
     for game, (per_trick, stages) in GAMES.items():
         for seed in DEALS:
@@ -67,7 +78,8 @@ def main():
         for p in out:
             f.write(json.dumps(p) + "\n")
         f.writelines(kept)
-    print(f"{len(out)} positions written to {path}, {len(kept)} other lines kept")
+    print(f"{len(out)} positions written to {os.path.relpath(path)}, {len(kept)} other lines "
+          "kept")
 
 
 if __name__ == "__main__":
