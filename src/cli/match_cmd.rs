@@ -62,7 +62,8 @@ impl MatchArgs {
             // Each shard would test its own deals and stop on its own: merged, they would be
             // neither the sequential test nor a match of fixed size.
             return Err(
-                "--sprt with --shard: a sequential test stops on the deals played so far,                  which shards cannot share; run the test unsharded"
+                "--sprt with --shard: a sequential test stops on the deals played so far, \
+                 which shards cannot share; run the test unsharded"
                     .into(),
             );
         }

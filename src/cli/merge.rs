@@ -16,7 +16,8 @@ use crate::harness::tournament::{Pairing, TournamentReport};
 #[command(
     after_help = "Every log must come from the same match (game, seed, agents, budget); run the \
 shards with `cardsearch match ... --shard I/N --out shard-I.jsonl`. Deals are folded in index \
-order, so the report is the one the unsharded match prints. A deal with some seatings missing \
+order, so the report's statistics are the ones the unsharded match prints (its header names \
+the agents by the full specs the logs record). A deal with some seatings missing \
 (a shard killed mid-deal) is reported on stderr and left out. Logs of a tournament (several \
 pairings) merge to its crosstable and ratings."
 )]

@@ -1685,7 +1685,8 @@ fn a_match_stopped_by_its_sprt_logs_what_it_counted() {
     assert!(cardsearch(&["merge", log]).status.success());
     assert_clean_error(
         &["match", "--sprt", "0,20", "--shard", "0/2", "--deals", "10"],
-        "--sprt with --shard",
+        "--sprt with --shard: a sequential test stops on the deals played so far, which shards \
+         cannot share",
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
