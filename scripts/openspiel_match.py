@@ -50,7 +50,7 @@ import time
 
 from engine_client import Engine
 from openspiel_common import openspiel_state
-from points_interval import interval
+from points_interval import interval, t95
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MASK64 = (1 << 64) - 1
@@ -292,11 +292,10 @@ def report(games, out=sys.stdout):
         won += sum(x > 0.5 for x in s)
         drew += sum(x == 0.5 for x in s)
         lost += sum(x < 0.5 for x in s)
-    m, lo, hi = interval(scores)
-    lo, hi = max(lo, 0.0), min(hi, 1.0)  # the scores a deal can have, as cardsearch clips them
+    m, lo, hi = score_interval(scores)
     pm, plo, phi = interval(points)
-    # One deal has no interval; cardsearch then prints the margin alone.
-    margin_ci = f"95% CI {plo:+.2f} … {phi:+.2f}; " if math.isfinite(plo) else ""
+    # One deal (or deals all alike) has no interval; cardsearch then prints the margin alone.
+    margin_ci = f"95% CI {plo:+.2f} … {phi:+.2f}; " if plo is not None else ""
     mean = lambda key: sum(g[key] for g in games) / len(games)
     a_points = sum(side_mean(g, "scores", "A") for g in games) / len(games)
     b_points = sum(side_mean(g, "scores", "B") for g in games) / len(games)
@@ -309,6 +308,21 @@ def report(games, out=sys.stdout):
           f"{pm:+.2f} ({margin_ci}fewer is better)", file=out)
     print(f"  time a move: A {mean('a_ms_per_move'):.1f} ms ({mean('a_iterations_per_move'):,.0f} "
           f"iterations), B {mean('b_ms_per_move'):.1f} ms CPU", file=out)
+
+
+def score_interval(scores):
+    """Mean deal score with its 95% interval as cardsearch's `Tally::interval` computes it: all of
+    0…1 below two deals; else Student's t on the standard error, floored at that of a spread
+    of half a point over the deals (so a few deals all alike do not look exact), clipped to the
+    scores a deal can have."""
+    n = len(scores)
+    m = sum(scores) / n
+    if n < 2:
+        return m, 0.0, 1.0
+    var = max(sum((x - m) ** 2 for x in scores) / (n - 1), 0.0)
+    se = max(math.sqrt(var / n), math.sqrt(0.25 / n / n))
+    h = min(t95(n - 1) * se, 1.0)
+    return m, max(m - h, 0.0), min(m + h, 1.0)
 
 
 def main():

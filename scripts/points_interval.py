@@ -45,13 +45,18 @@ def t95(df):
 
 
 def interval(xs):
-    """Mean of `xs` with its 95% t interval (the whole real line with fewer than two)."""
+    """Mean of `xs` with its 95% t interval, as cardsearch's `DealMeans::interval` gives it:
+    no interval (None, None) with fewer than two values, whose spread is unknown, or when every
+    value is the same, which says the deals rarely differ, not that the mean is exact."""
     n = len(xs)
     m = sum(xs) / n
     if n < 2:
-        return m, -math.inf, math.inf
-    var = sum((x - m) ** 2 for x in xs) / (n - 1)
-    h = t95(n - 1) * math.sqrt(var / n)
+        return m, None, None
+    var = max(sum((x - m) ** 2 for x in xs) / (n - 1), 0.0)
+    se = math.sqrt(var / n)
+    if se <= 1e-12 * max(abs(m), 1.0):
+        return m, None, None
+    h = t95(n - 1) * se
     return m, m - h, m + h
 
 
@@ -164,7 +169,11 @@ def main():
             xs = [sum(d[key]) / len(d[key]) for d in per_deal.values() if d[key]]
             if xs:
                 m, lo, hi = interval(xs)
-                print(f"  {key} margin A-B per game: {m:+.2f} (95% CI {lo:+.2f} … {hi:+.2f})")
+                if lo is not None:
+                    ci = f" (95% CI {lo:+.2f} … {hi:+.2f})"
+                else:
+                    ci = " (every deal alike: no interval)" if len(xs) >= 2 else ""
+                print(f"  {key} margin A-B per game: {m:+.2f}{ci}")
 
 
 if __name__ == "__main__":
