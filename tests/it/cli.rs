@@ -1,14 +1,13 @@
 //! The binary's behaviour on good and bad input: bad input gets one line on stderr naming what
 //! was wrong and a non-zero exit, never a panic.
 
-use std::io::Write;
 use std::process::{Command, Output};
 
+use crate::process::{self, Session};
+
+/// `cardsearch ARGS` run to its end with no input, killed (failing the test) if it hangs.
 fn cardsearch(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cardsearch"))
-        .args(args)
-        .output()
-        .expect("binary runs")
+    process::output(process::cardsearch().args(args))
 }
 
 /// A fresh folder for one test's files: `cardsearch-NAME-PID` in the temporary directory.
@@ -798,14 +797,15 @@ fn spawn_logged_match(args: &[&str], log: &std::path::Path, capture: bool) -> st
             Stdio::null()
         }
     };
-    Command::new(env!("CARGO_BIN_EXE_cardsearch"))
-        .arg("match")
-        .args(args)
-        .args(["--jobs", "2", "--quiet", "--out", log.to_str().unwrap()])
-        .stdout(stdio())
-        .stderr(stdio())
-        .spawn()
-        .unwrap()
+    process::spawn(
+        process::cardsearch()
+            .arg("match")
+            .args(args)
+            .args(["--jobs", "2", "--quiet", "--out", log.to_str().unwrap()])
+            .stdin(Stdio::null())
+            .stdout(stdio())
+            .stderr(stdio()),
+    )
 }
 
 /// Waits (up to 600 polls `poll_ms` apart) for `log` to hold more than `bytes` bytes.
@@ -840,12 +840,9 @@ fn ctrl_c_ends_a_billion_deal_match_with_whole_games_and_a_report() {
     let child = spawn_logged_match(&args, &log, true);
     // Wait for the first games, then interrupt as a terminal's Ctrl-C does.
     wait_for_log(&log, 0, 50);
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let out = child.wait_with_output().unwrap();
+    let kill = process::output(Command::new("kill").args(["-INT", &child.id().to_string()]));
+    assert!(kill.status.success());
+    let out = process::finish(child, "an interrupted match");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -891,41 +888,35 @@ fn unique_prefix(mv: &str, legal: &[&str]) -> String {
 
 #[test]
 fn a_person_plays_a_game_through_stdin_and_it_replays() {
-    use std::io::{BufRead, BufReader, Write};
     use std::process::Stdio;
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("play");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let log = dir.join("game.jsonl");
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_cardsearch"))
-        .args([
-            "play",
-            "--game",
-            "tricks",
-            "--seat",
-            "1",
-            "--opponents",
-            "ismcts",
-        ])
-        .args([
-            "--iterations",
-            "200",
-            "--seed",
-            "4",
-            "--out",
-            log.to_str().unwrap(),
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut child = Session::start(
+        process::cardsearch()
+            .args([
+                "play",
+                "--game",
+                "tricks",
+                "--seat",
+                "1",
+                "--opponents",
+                "ismcts",
+            ])
+            .args([
+                "--iterations",
+                "200",
+                "--seed",
+                "4",
+                "--out",
+                log.to_str().unwrap(),
+            ])
+            .stderr(Stdio::piped()),
+    );
     let mut transcript = String::new();
     let mut turns = 0;
-    for line in stdout.lines() {
-        let line = line.unwrap();
+    while let Some(line) = child.line() {
         transcript += &line;
         transcript += "\n";
         let Some(moves) = line.trim_start_matches("> ").strip_prefix("legal: ") else {
@@ -934,12 +925,12 @@ fn a_person_plays_a_game_through_stdin_and_it_replays() {
         let legal: Vec<&str> = moves.split_whitespace().collect();
         if turns == 0 {
             // Ask for a hint and make a typo before the first move.
-            writeln!(stdin, "hint\nzz").unwrap();
+            child.send("hint\nzz");
         }
-        writeln!(stdin, "{}", unique_prefix(legal[0], &legal)).unwrap();
+        child.send(&unique_prefix(legal[0], &legal));
         turns += 1;
     }
-    let status = child.wait().unwrap();
+    let (status, _) = child.finish();
     assert!(status.success(), "{transcript}");
     assert!(turns >= 3, "{transcript}");
     for expected in [
@@ -987,12 +978,8 @@ fn a_person_plays_a_game_through_stdin_and_it_replays() {
         &["replay", log.to_str().unwrap(), "--move", &person_ply],
         &format!("move {person_ply} was a person's (seat 1"),
     );
-    // Closing the input abandons the game cleanly.
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_cardsearch"))
-        .args(["play", "--game", "tricks", "--opponents", "random"])
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+    // Closing the input abandons the game cleanly (`cardsearch` gives no input).
+    let out = cardsearch(&["play", "--game", "tricks", "--opponents", "random"]);
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("abandoned"));
 }
@@ -1079,7 +1066,6 @@ fn engines_in_play_decide_as_in_a_match_with_inference_and_tree_reuse() {
     // got no record (as `play` gave before) decides otherwise. (A `play` engine gives back its
     // memory between moves unless it reuses trees; a hybrid endgame's solver table is among it,
     // but every solve starts a new table generation, so no decision reads an earlier one's.)
-    use std::io::{BufRead, BufReader, Write};
     use std::process::Stdio;
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("play-as-match");
     let _ = std::fs::remove_dir_all(&dir);
@@ -1126,17 +1112,13 @@ fn engines_in_play_decide_as_in_a_match_with_inference_and_tree_reuse() {
         .map(|(_, mv)| mv.clone())
         .collect();
     person.reverse();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_cardsearch"))
-        .args([&["play", "--seat", "0", "--opponents", spec][..], &common].concat())
-        .args(["--out", play_log.to_str().unwrap()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
-        let line = line.unwrap();
+    let mut child = Session::start(
+        process::cardsearch()
+            .args([&["play", "--seat", "0", "--opponents", spec][..], &common].concat())
+            .args(["--out", play_log.to_str().unwrap()])
+            .stderr(Stdio::inherit()),
+    );
+    while let Some(line) = child.line() {
         // An engine that decided otherwise than in the match can leave the person a move
         // they cannot make.
         assert!(
@@ -1147,11 +1129,11 @@ fn engines_in_play_decide_as_in_a_match_with_inference_and_tree_reuse() {
             let mv = person
                 .pop()
                 .expect("play asks the person for more moves than seat 0 made in the match");
-            writeln!(stdin, "{mv}").unwrap();
+            child.send(&mv);
         }
     }
-    drop(stdin);
-    assert!(child.wait().unwrap().success());
+    child.close_input();
+    assert!(child.finish().0.success());
     assert!(
         person.is_empty(),
         "the game in play ended before the person's moves did"
@@ -1174,11 +1156,14 @@ fn a_full_standard_output_is_one_line_of_error_not_a_panic() {
             .write(true)
             .open("/dev/full")
             .expect("/dev/full opens");
-        let out = Command::new(env!("CARGO_BIN_EXE_cardsearch"))
-            .args(args)
-            .stdout(full)
-            .output()
-            .expect("binary runs");
+        let child = process::spawn(
+            process::cardsearch()
+                .args(args)
+                .stdin(std::process::Stdio::null())
+                .stdout(full)
+                .stderr(std::process::Stdio::piped()),
+        );
+        let out = process::finish(child, &format!("cardsearch {args:?} > /dev/full"));
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
         assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
@@ -1197,11 +1182,14 @@ fn a_closed_pipe_on_standard_output_ends_quietly_with_status_141() {
     for args in [&["agents"][..], &["--help"]] {
         let (reader, writer) = std::io::pipe().expect("a pipe");
         drop(reader);
-        let out = Command::new(env!("CARGO_BIN_EXE_cardsearch"))
-            .args(args)
-            .stdout(writer)
-            .output()
-            .expect("binary runs");
+        let child = process::spawn(
+            process::cardsearch()
+                .args(args)
+                .stdin(std::process::Stdio::null())
+                .stdout(writer)
+                .stderr(std::process::Stdio::piped()),
+        );
+        let out = process::finish(child, &format!("cardsearch {args:?} | (closed)"));
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(141), "{args:?}: {stderr}");
         assert!(stderr.is_empty(), "{args:?}: {stderr}");
@@ -1209,21 +1197,16 @@ fn a_closed_pipe_on_standard_output_ends_quietly_with_status_141() {
     // The engine too, whose client leaving first is the usual end of a session.
     let (reader, writer) = std::io::pipe().expect("a pipe");
     drop(reader);
-    let mut engine = Command::new(env!("CARGO_BIN_EXE_cardsearch"))
-        .arg("engine")
-        .stdin(std::process::Stdio::piped())
-        .stdout(writer)
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("binary runs");
-    engine
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"{\"cmd\":\"hello\"}\n")
-        .unwrap();
     // Its input ends after the one request, so it cannot wait for more.
-    let out = engine.wait_with_output().expect("engine ends");
+    let mut engine = process::spawn(
+        process::cardsearch()
+            .arg("engine")
+            .stdin(std::process::Stdio::piped())
+            .stdout(writer)
+            .stderr(std::process::Stdio::piped()),
+    );
+    process::feed(&mut engine, b"{\"cmd\":\"hello\"}\n");
+    let out = process::finish(engine, "cardsearch engine | (closed)");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(141), "engine: {stderr}");
     assert!(stderr.is_empty(), "engine: {stderr}");
@@ -1252,23 +1235,10 @@ fn a_log_line_longer_than_a_mebibyte_is_refused_not_read_whole() {
 
 /// Runs the binary with `args`, killing it after `seconds`: `None` if it had not ended by then.
 fn output_within(args: &[&str], seconds: u64) -> Option<Output> {
-    use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cardsearch"))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary runs");
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
-    while std::time::Instant::now() < deadline {
-        if child.try_wait().expect("waits").is_some() {
-            return Some(child.wait_with_output().expect("output"));
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-    None
+    process::output_within(
+        process::cardsearch().args(args),
+        std::time::Duration::from_secs(seconds),
+    )
 }
 
 /// `profile --seconds` ends the run inside a decision too, whatever budget the decision has:
@@ -1376,18 +1346,7 @@ fn fit_model_replays_by_the_logs_own_game_spec_and_refuses_a_repeated_log() {
 /// Runs `cardsearch play ARGS` with `input` as everything the person types; returns its
 /// standard output once the game ends (the input ends with `quit`).
 fn play_typing(args: &[&str], input: &[u8]) -> String {
-    use std::io::Write;
-    use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cardsearch"))
-        .arg("play")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = process::output_with_input(process::cardsearch().arg("play").args(args), input);
     assert!(
         out.status.success(),
         "{}",
@@ -1444,36 +1403,32 @@ fn play_shows_bisca_s_face_up_trump_and_stock() {
 /// person's.
 #[test]
 fn a_play_log_of_sueca_puts_the_person_and_their_partner_on_one_side() {
-    use std::io::{BufRead, BufReader, Write};
     use std::process::Stdio;
     let dir = scratch_dir("play-partner");
     let log = dir.join("sueca.jsonl");
     let log = log.to_str().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cardsearch"))
-        .args([
-            "play",
-            "--game",
-            "sueca",
-            "--seat",
-            "0",
-            "--opponents",
-            "random",
-        ])
-        .args(["--seed", "3", "--out", log])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
+    let mut child = Session::start(
+        process::cardsearch()
+            .args([
+                "play",
+                "--game",
+                "sueca",
+                "--seat",
+                "0",
+                "--opponents",
+                "random",
+            ])
+            .args(["--seed", "3", "--out", log])
+            .stderr(Stdio::piped()),
+    );
     // Answer every prompt with the first legal move until the game ends.
-    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
-        let line = line.unwrap();
+    while let Some(line) = child.line() {
         if let Some(moves) = line.trim_start_matches("> ").strip_prefix("legal: ") {
-            writeln!(stdin, "{}", moves.split_whitespace().next().unwrap()).unwrap();
+            child.send(moves.split_whitespace().next().unwrap());
         }
     }
-    assert!(child.wait().unwrap().success());
+    let (status, stderr) = child.finish();
+    assert!(status.success(), "{stderr}");
     let record: serde_json::Value = serde_json::from_str(
         std::fs::read_to_string(log)
             .unwrap()
@@ -1574,13 +1529,11 @@ fn the_points_interval_script_agrees_with_the_match_report() {
         words.iter().map(|x| format!("{x:+.2}")).collect::<Vec<_>>()
     };
     let script = |path: &str| {
-        let out = Command::new("python3")
-            .args([
-                concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/points_interval.py"),
-                path,
-            ])
-            .output()
-            .expect("python3 runs (the scripts need it)");
+        // python3 must be installed: the scripts need it.
+        let out = process::output(Command::new("python3").args([
+            concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/points_interval.py"),
+            path,
+        ]));
         (
             out.status.success(),
             String::from_utf8_lossy(&out.stdout).to_string(),

@@ -14,6 +14,7 @@ mod parsers;
 mod pentago;
 mod playout_policies;
 mod prior;
+mod process;
 mod protocol;
 mod protocol_doc;
 mod replay_merge;

@@ -1,9 +1,6 @@
 //! The engine protocol: the binary driven through whole games over pipes, with bad lines in
 //! between; view mode kept in step with a real game it cannot see; no input makes it panic.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
-
 use cardsearch::CardSet;
 use cardsearch::game::rng_from_seed;
 use cardsearch::games::{Bisca, GameDef, Hearts, Sueca, Tricks};
@@ -11,33 +8,29 @@ use cardsearch::protocol::Engine;
 use cardsearch::{Game, MoveSet};
 use serde_json::{Value, json};
 
-/// A running `cardsearch engine`, spoken to one line at a time.
+use crate::process::{self, Session};
+
+/// A running `cardsearch engine`, spoken to one line at a time: its lines are written and read
+/// from threads, so a request the engine never reads, or a reply it never gives, fails the test
+/// at the session's deadline (the engine killed) instead of hanging it.
 struct Child {
-    child: std::process::Child,
-    out: BufReader<std::process::ChildStdout>,
+    session: Session,
 }
 
 impl Child {
     fn start() -> Child {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_cardsearch"))
-            .arg("engine")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("engine starts");
-        let out = BufReader::new(child.stdout.take().unwrap());
-        Child { child, out }
+        Child {
+            session: Session::start(process::cardsearch().arg("engine")),
+        }
     }
 
     /// Sends one raw line and reads the one reply line.
     fn raw(&mut self, line: &str) -> Value {
-        let stdin = self.child.stdin.as_mut().unwrap();
-        stdin.write_all(line.as_bytes()).unwrap();
-        stdin.write_all(b"\n").unwrap();
-        stdin.flush().unwrap();
-        let mut reply = String::new();
-        self.out.read_line(&mut reply).unwrap();
-        assert!(reply.ends_with('\n'), "no reply to {line:?}: {reply:?}");
+        self.session.send(line);
+        let reply = self
+            .session
+            .line()
+            .unwrap_or_else(|| panic!("no reply to {:?}", &line[..line.floor_char_boundary(200)]));
         serde_json::from_str(&reply).unwrap_or_else(|e| panic!("reply {reply:?} to {line:?}: {e}"))
     }
 
@@ -179,16 +172,16 @@ fn a_whole_tricks_game_over_pipes_with_bad_lines_in_between() {
 
     let bye = e.ok(json!({"cmd": "quit", "id": "last"}));
     assert_eq!(bye["id"], "last");
-    let status = e.child.wait().unwrap();
-    assert!(status.success());
+    // Ended by the quit: the input still open does not keep it waiting.
+    assert!(e.session.finish().0.success());
 }
 
 #[test]
 fn end_of_input_ends_the_engine_cleanly() {
     let mut e = Child::start();
     e.ok(json!({"cmd": "new", "game": "tricks", "seed": 1}));
-    drop(e.child.stdin.take());
-    assert!(e.child.wait().unwrap().success());
+    e.session.close_input();
+    assert!(e.session.finish().0.success());
 }
 
 /// Sends one request to an in-process engine and returns the reply.
@@ -759,37 +752,22 @@ fn a_search_from_a_view_is_the_search_on_the_real_deal() {
 impl Child {
     /// Sends one line without waiting for a reply.
     fn send(&mut self, line: &str) {
-        let stdin = self.child.stdin.as_mut().unwrap();
-        stdin.write_all(line.as_bytes()).unwrap();
-        stdin.write_all(b"\n").unwrap();
-        stdin.flush().unwrap();
+        self.session.send(line);
     }
 
-    /// Reads the next reply line.
+    /// Reads the next reply line. A search that does not stop gives none, and the session's
+    /// deadline fails the test (the engine killed) instead of hanging it.
     fn reply(&mut self) -> Value {
-        let mut reply = String::new();
-        self.out.read_line(&mut reply).unwrap();
+        let reply = self
+            .session
+            .line()
+            .expect("a reply before the engine ended");
         serde_json::from_str(&reply).unwrap_or_else(|e| panic!("reply {reply:?}: {e}"))
     }
 }
 
-/// Fails the test instead of hanging it when a search does not stop.
-fn watchdog(seconds: u64, what: &'static str) -> std::sync::Arc<std::sync::atomic::AtomicBool> {
-    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let seen = done.clone();
-    std::thread::spawn(move || {
-        std::thread::sleep(std::time::Duration::from_secs(seconds));
-        if !seen.load(std::sync::atomic::Ordering::Relaxed) {
-            eprintln!("{what} did not end");
-            std::process::abort();
-        }
-    });
-    done
-}
-
 #[test]
 fn stop_ends_a_day_long_search_in_every_parallel_mode() {
-    let done = watchdog(120, "a stopped search");
     let mut e = Child::start();
     e.ok(json!({"cmd": "new", "game": "sueca", "seed": 4}));
     for agent in [
@@ -825,13 +803,11 @@ fn stop_ends_a_day_long_search_in_every_parallel_mode() {
     e.send(r#"{"cmd":"quit"}"#);
     assert_eq!(e.reply()["ok"], "go");
     assert_eq!(e.reply()["ok"], "quit");
-    assert!(e.child.wait().unwrap().success());
-    done.store(true, std::sync::atomic::Ordering::Relaxed);
+    assert!(e.session.finish().0.success());
 }
 
 #[test]
 fn stop_ends_a_long_solve() {
-    let done = watchdog(120, "a stopped solve");
     let mut e = Child::start();
     // A whole Bisca deal with its stock: minutes of exact search at the largest node limit.
     e.ok(json!({"cmd": "new", "game": "bisca", "seed": 1}));
@@ -854,14 +830,12 @@ fn stop_ends_a_long_solve() {
         next["error"].as_str().unwrap().contains("gave up after"),
         "{next}"
     );
-    done.store(true, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// `stop` ends every `go` read before it, queued or running, and none read after it: the rule
 /// is the order of the lines, so a client that pipelines requests knows what it stops.
 #[test]
 fn stop_ends_every_go_read_before_it_and_none_after() {
-    let done = watchdog(120, "a pipelined stop");
     let mut e = Child::start();
     e.ok(json!({"cmd": "new", "game": "sueca", "seed": 1}));
     let before = e.ok(json!({"cmd": "legal"}));
@@ -891,7 +865,6 @@ fn stop_ends_every_go_read_before_it_and_none_after() {
     // A go read after the stop runs its whole budget.
     let next = e.ok(json!({"cmd": "go", "iterations": 3000, "seed": 1}));
     assert_eq!(next["iterations"], 3000, "{next}");
-    done.store(true, std::sync::atomic::Ordering::Relaxed);
 }
 
 #[test]
@@ -1092,7 +1065,7 @@ fn memory_returns_after_large_searches() {
     let mut e = Child::start();
     // Sueca's first decision has several legal moves, so every go really searches.
     e.ok(json!({"cmd": "new", "game": "sueca", "seed": 1}));
-    let idle = resident_kib(e.child.id()).unwrap();
+    let idle = resident_kib(e.session.id()).unwrap();
     for _ in 0..2 {
         let go = e.ok(
             json!({"cmd": "go", "agent": "ismcts:parallel=root,threads=256", "iterations": 100}),
@@ -1108,13 +1081,13 @@ fn memory_returns_after_large_searches() {
     // runtime's working set. 64 MiB is far below the 1.2 GB an engine used to keep after a
     // search with 256 threads, and above the 20 MiB over idle measured here. Polled, not
     // slept for: the release comes a second after the last reply, whenever the machine runs it.
-    let mut after = resident_kib(e.child.id()).unwrap();
+    let mut after = resident_kib(e.session.id()).unwrap();
     for _ in 0..300 {
         if after < idle + 64 * 1024 {
             break;
         }
         std::thread::sleep(std::time::Duration::from_millis(100));
-        after = resident_kib(e.child.id()).unwrap();
+        after = resident_kib(e.session.id()).unwrap();
     }
     assert!(
         after < idle + 64 * 1024,

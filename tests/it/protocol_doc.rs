@@ -115,7 +115,7 @@ fn piping_the_requests_file_into_the_binary_gives_the_documented_replies() {
     };
     writer.join().unwrap().expect("requests written");
     assert!(
-        child.wait().unwrap().success(),
+        crate::process::wait(&mut child, "cardsearch engine").success(),
         "exit status 0 at the end of input"
     );
     let pairs = transcript();

@@ -2,7 +2,6 @@
 //! game replays to its logged result.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use cardsearch::games::{self, GameDef, GameVisitor};
 use cardsearch::harness::log::{merge_records, read_log};
@@ -146,11 +145,9 @@ fn an_incomplete_deal_is_left_out_and_a_duplicate_is_an_error() {
     assert!(err.contains("appears twice"), "{err}");
 }
 
+/// `cardsearch ARGS` run to its end with no input, killed (failing the test) if it hangs.
 fn cardsearch(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_cardsearch"))
-        .args(args)
-        .output()
-        .expect("binary runs")
+    crate::process::output(crate::process::cardsearch().args(args))
 }
 
 #[test]

@@ -679,16 +679,11 @@ impl HiddenInfo for Faulty {
 fn a_panic_in_a_locked_tree_search_ends_the_search_instead_of_hanging_it() {
     use std::sync::atomic::Ordering::Relaxed;
     // Without the lock released, the other thread would wait forever: a watchdog turns that
-    // hang into a failure.
-    let finished = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let watch = finished.clone();
-    std::thread::spawn(move || {
-        std::thread::sleep(std::time::Duration::from_secs(60));
-        if !watch.load(Relaxed) {
-            eprintln!("a panicking tree-locked search hung");
-            std::process::abort();
-        }
-    });
+    // hang into a failure (and is disarmed when the test ends, failed or not).
+    let _watchdog = crate::process::Watchdog::arm(
+        std::time::Duration::from_secs(120),
+        "a panicking tree-locked search",
+    );
     let state = Faulty(Tricks::new_game(&(), &mut rng_from_seed(3)));
     let mut caught = 0;
     for at in (50..2000).step_by(37) {
@@ -701,7 +696,6 @@ fn a_panic_in_a_locked_tree_search_ends_the_search_instead_of_hanging_it() {
         caught += run.is_err() as u32;
     }
     PANIC_AT.store(u64::MAX, Relaxed);
-    finished.store(true, Relaxed);
     // Every search reached its panic (100,000 iterations play far more than 2,000 moves).
     assert_eq!(caught, (50..2000).step_by(37).count() as u32);
 }

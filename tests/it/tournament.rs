@@ -3,7 +3,7 @@
 //! tournament's crosstable and ratings.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 /// A fresh scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {
@@ -13,8 +13,10 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// `cardsearch ARGS` with the environment `env`, run to its end with no input, killed (failing
+/// the test) if it hangs.
 fn cardsearch(args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_cardsearch"));
+    let mut cmd = crate::process::cardsearch();
     cmd.args(args);
     // The scheduler variables of the machine running the tests must not leak in.
     for var in [
@@ -28,7 +30,7 @@ fn cardsearch(args: &[&str], env: &[(&str, &str)]) -> Output {
         cmd.env_remove(var);
     }
     cmd.envs(env.iter().copied());
-    cmd.output().unwrap()
+    crate::process::output(&mut cmd)
 }
 
 fn ok(out: &Output) -> String {
@@ -62,12 +64,13 @@ fn without_time(path: &Path) -> serde_json::Value {
 /// `lines` games, and cuts the last game in half as a kill in mid-write would.
 #[cfg(unix)]
 fn kill_midway(args: &[&str], log: &Path, lines: usize) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cardsearch"))
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = crate::process::spawn(
+        crate::process::cardsearch()
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null()),
+    );
     let count = || {
         std::fs::read_to_string(log)
             .map(|t| t.lines().count())

@@ -257,19 +257,11 @@ fn the_planners_play_whole_games_of_every_registered_game() {
 #[test]
 fn a_raised_stop_signal_ends_every_planner_at_once() {
     use cardsearch::search::StopSignal;
-    use std::sync::Arc;
-    use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
     use std::time::Duration;
-    // A planner that ignores the signal would search for a day: fail instead of hanging.
-    let finished = Arc::new(AtomicBool::new(false));
-    let seen = finished.clone();
-    std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_secs(120));
-        if !seen.load(Relaxed) {
-            eprintln!("a turn planner did not stop");
-            std::process::abort();
-        }
-    });
+    // A planner that ignores the signal would search for a day: fail instead of hanging (the
+    // watchdog is disarmed when the test ends, failed or not).
+    let _watchdog =
+        crate::process::Watchdog::arm(Duration::from_secs(120), "a stopped turn planner");
     let state = high_cards_position();
     for spec in [
         "turn-mcts",
@@ -302,5 +294,4 @@ fn a_raised_stop_signal_ends_every_planner_at_once() {
         assert!(state.legal_moves().contains(d.mv), "{spec}");
         handle.join().unwrap();
     }
-    finished.store(true, Relaxed);
 }
