@@ -124,12 +124,16 @@ fn tables_per_thread_count_every_play() {
 fn shared_statistics_lose_few_updates_between_threads() {
     // Two threads update the shared tables by load and store: a play is lost only when both
     // write the same n-gram between one's load and its store, a few nanoseconds. Never more
-    // than the exact count; a loss of half would mean the tables were not shared as designed
-    // (docs/algorithms.md gives the measured loss).
-    for spec in [
-        "ismcts:playout=nast,parallel=tree,threads=2",
-        "ismcts:playout=nast,parallel=root,threads=2",
-        "ismcts:playout=nast,parallel=leaf,threads=2",
+    // than the exact count, and few fewer. Measured (docs/performance.md, "Shared tables lose
+    // almost nothing"): tree and root modes lose at most 105 of 148,000 plays (0.07%), leaf
+    // mode, whose two threads play out from the same leaf and so write the same n-grams more
+    // often, at most 724 (0.49%, session 54, 15 runs). The bounds are 1% for tree and root
+    // (14 times their worst) and 5% for leaf (10 times its worst): tables written without being
+    // shared, or a race wider than one update, lose far more.
+    for (spec, lost_percent) in [
+        ("ismcts:playout=nast,parallel=tree,threads=2", 1),
+        ("ismcts:playout=nast,parallel=root,threads=2", 1),
+        ("ismcts:playout=nast,parallel=leaf,threads=2", 5),
     ] {
         let (searcher, moves) = sueca_search(spec, 3, 4000);
         let counted = searcher.ngram_stats().unwrap().total_count();
@@ -137,7 +141,7 @@ fn shared_statistics_lose_few_updates_between_threads() {
         // Printed for docs/performance.md (`cargo test --test it nast:: -- --nocapture`).
         println!("{spec}: {counted} of {exact} plays counted");
         assert!(
-            counted <= exact && counted * 2 > exact,
+            counted <= exact && counted * 100 >= exact * (100 - lost_percent),
             "{spec}: {counted} of {exact}"
         );
     }
