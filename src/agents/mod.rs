@@ -264,11 +264,19 @@ mod tests {
 
     /// The converse: every option of any agent's list that an agent accepts, set to do
     /// something, is in that agent's own list, so `cardsearch agents` hides nothing it reads.
-    /// (Options whose default is "off" are set on here: an agent may accept `infer=0` from a
-    /// shared spec without offering inference.)
+    /// Each option is set as the agent that lists it accepts it: options whose default is "off"
+    /// are set on (an agent may accept `infer=0` from a shared spec without offering
+    /// inference), options whose default is no value (`iterations` and `time_ms`: "match
+    /// budget") get one, and options that apply only beside another get it. The test checks
+    /// that each listing agent accepts its setting: a setting nobody accepts would be refused
+    /// by every agent for its value, and the check would say nothing about that option.
     #[test]
     fn every_option_an_agent_accepts_is_listed_for_it() {
         const SWITCHED_ON: &[(&str, &str)] = &[
+            ("iterations", "iterations=100"),
+            ("time_ms", "time_ms=100"),
+            ("policy", "playout=nast,policy=ucb1"),
+            ("epsilon", "playout=heuristic,epsilon=0.2"),
             ("endgame", "endgame=8"),
             ("endgame_pick", "endgame=8,endgame_pick=vote"),
             ("endgame_deals", "endgame=8,endgame_deals=3"),
@@ -276,13 +284,44 @@ mod tests {
             ("leaf_solve", "leaf_solve=8"),
             ("prior", "prior=1"),
             ("infer", "infer=100"),
+            ("infer_eps", "infer=100,infer_eps=0.2"),
+            ("infer_model", "infer=100,infer_model=learned"),
             ("reuse", "reuse=true"),
             ("nast_decay", "playout=nast,nast_decay=0.5"),
             (
                 "nast_tables",
                 "playout=nast,parallel=root,threads=2,nast_tables=thread",
             ),
+            ("turn_share", "turn_share=0.5"),
+            ("virtual_loss", "parallel=tree,threads=2,virtual_loss=2"),
+            ("root_batch", "parallel=tree,threads=2,root_batch=16"),
         ];
+        let setting = |option: &OptionDoc| {
+            SWITCHED_ON
+                .iter()
+                .find(|(key, _)| *key == option.key)
+                .map_or(format!("{}={}", option.key, option.default), |(_, on)| {
+                    on.to_string()
+                })
+        };
+        let accepted = |spec: &str| {
+            spec.parse::<Spec>()
+                .is_ok_and(|parsed| build_where_played(&parsed).iter().any(Result::is_ok))
+        };
+        let mut unaccepted = Vec::new();
+        for info in all() {
+            for option in info.options {
+                let spec = format!("{}:{}", info.name, setting(option));
+                if !accepted(&spec) {
+                    unaccepted.push(spec);
+                }
+            }
+        }
+        assert!(
+            unaccepted.is_empty(),
+            "settings their own agent refuses (the check below would be vacuous for them): \
+             {unaccepted:?}"
+        );
         let every: Vec<&OptionDoc> = all().iter().flat_map(|info| info.options).collect();
         let mut hidden = Vec::new();
         for info in all() {
@@ -290,18 +329,8 @@ mod tests {
                 if info.options.iter().any(|o| o.key == option.key) {
                     continue;
                 }
-                let setting = SWITCHED_ON
-                    .iter()
-                    .find(|(key, _)| *key == option.key)
-                    .map_or(format!("{}={}", option.key, option.default), |(_, on)| {
-                        on.to_string()
-                    });
-                let spec = format!("{}:{setting}", info.name);
-                let Ok(parsed) = spec.parse::<Spec>() else {
-                    continue;
-                };
-                let accepted = build_where_played(&parsed).iter().any(Result::is_ok);
-                if accepted && !hidden.contains(&spec) {
+                let spec = format!("{}:{}", info.name, setting(option));
+                if accepted(&spec) && !hidden.contains(&spec) {
                     hidden.push(spec);
                 }
             }
