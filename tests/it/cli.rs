@@ -437,14 +437,29 @@ fn a_small_match_reports_score_and_interval() {
 
 #[test]
 fn listings_name_every_game_and_agent() {
-    let games = String::from_utf8_lossy(&cardsearch(&["games"]).stdout).to_string();
-    for g in cardsearch::games::all() {
-        assert!(games.contains(g.name), "{games}");
-    }
-    let agents = String::from_utf8_lossy(&cardsearch(&["agents"]).stdout).to_string();
-    for a in cardsearch::agents::all() {
-        assert!(agents.contains(a.name), "{agents}");
-    }
+    // The name column of a listing: the first word of each row indented by two spaces (a
+    // game's or agent's row; its options are indented by four), in the listed order. Whole
+    // names, so `oe` is not found inside `ntboe`, nor `random` in a playout's default; the
+    // listings show the library's lists whole and in their order.
+    let names = |command: &str| -> Vec<String> {
+        let out = cardsearch(&[command]);
+        assert!(out.status.success(), "{command}");
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+            .map(|l| l.split_whitespace().next().unwrap().to_string())
+            .collect()
+    };
+    let games: Vec<String> = cardsearch::games::all()
+        .iter()
+        .map(|g| g.name.to_string())
+        .collect();
+    assert_eq!(names("games"), games);
+    let agents: Vec<String> = cardsearch::agents::all()
+        .iter()
+        .map(|a| a.name.to_string())
+        .collect();
+    assert_eq!(names("agents"), agents);
 }
 
 #[test]
