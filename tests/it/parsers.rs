@@ -1,6 +1,7 @@
 //! Property tests of everything that reads text: card and card-set notation round trips, the
-//! `CardSet` algebra against a plain set, and the deal, move, spec and protocol parsers, which
-//! must answer any input with a value or an error, never a panic.
+//! `CardSet` algebra against a plain set, every game's deals written and read back, and the
+//! deal, move, spec and protocol parsers, which must answer any input with a value or an error,
+//! never a panic.
 
 use std::collections::BTreeSet;
 
@@ -101,9 +102,16 @@ proptest! {
     }
 
     #[test]
-    fn deal_and_move_parsers_never_panic(text in noisy_text()) {
+    fn deal_and_move_parsers_never_panic(text in prop_oneof![noisy_text(), deal_text()]) {
         for info in games::all() {
             games::dispatch(&Spec::named(info.name), ParseDeal(text.clone())).unwrap();
+        }
+    }
+
+    #[test]
+    fn every_games_deals_parse_and_write_back_to_themselves(seed in any::<u64>()) {
+        for info in games::all() {
+            games::dispatch(&Spec::named(info.name), DealtRoundTrip(seed)).unwrap();
         }
     }
 
@@ -116,6 +124,60 @@ proptest! {
             let value: serde_json::Value = serde_json::from_str(&reply.line).unwrap();
             prop_assert!(value.get("ok").is_some() != value.get("error").is_some(), "{}", reply.line);
         }
+    }
+}
+
+/// The deal of a random game of one of the games, whole or with a token dropped or two tokens
+/// swapped: deals that parse (as their own game's, so `ParseDeal`'s round trip runs), deals of
+/// other games, and near-deals.
+fn deal_text() -> impl Strategy<Value = String> {
+    let games = games::all().len();
+    (
+        0..games,
+        any::<u64>(),
+        0..3u8,
+        any::<prop::sample::Index>(),
+        any::<prop::sample::Index>(),
+    )
+        .prop_map(|(game, seed, edit, i, j)| {
+            let name = games::all()[game].name;
+            let text = games::dispatch(&Spec::named(name), DealText(seed)).unwrap();
+            let mut tokens: Vec<&str> = text.split_whitespace().collect();
+            if tokens.is_empty() || edit == 0 {
+                return text;
+            }
+            let (i, j) = (i.index(tokens.len()), j.index(tokens.len()));
+            if edit == 1 {
+                tokens.remove(i);
+            } else {
+                tokens.swap(i, j);
+            }
+            tokens.join(" ")
+        })
+}
+
+/// The deal text of a new game dealt from a seed.
+struct DealText(u64);
+
+impl GameVisitor for DealText {
+    type Output = String;
+    fn visit<G: GameDef>(self, config: G::Config) -> String {
+        G::new_game(&config, &mut rng_from_seed(self.0)).deal_text()
+    }
+}
+
+/// A new game's deal text parses back to the same game, which writes the same text.
+struct DealtRoundTrip(u64);
+
+impl GameVisitor for DealtRoundTrip {
+    type Output = ();
+    fn visit<G: GameDef>(self, config: G::Config) {
+        let g = G::new_game(&config, &mut rng_from_seed(self.0));
+        let text = g.deal_text();
+        let parsed = G::from_deal(&config, &text)
+            .unwrap_or_else(|e| panic!("{}: its own deal {text:?}: {e}", G::NAME));
+        assert_eq!(parsed.deal_text(), text, "{}", G::NAME);
+        assert_eq!(format!("{parsed:?}"), format!("{g:?}"), "{}", G::NAME);
     }
 }
 
