@@ -777,9 +777,14 @@ fn passing_phase_samples_split_the_undelivered_passes_uniformly() {
     }
 }
 
-/// Every way to deal the cards the observer cannot place, consistent with what it knows,
-/// found by brute force (small positions only).
-fn consistent_deals(g: &Hearts, o: Seat) -> Vec<[CardSet; SEATS]> {
+/// Every way to deal the cards the observer cannot place, consistent with what it knows, found
+/// by brute force (small positions only) without the game's own record of what seats proved
+/// absent ([`Hearts::excluded`], which the sampler reads): each assignment of the hidden cards
+/// to the other seats, of their true sizes, is kept when the hands it implies at the start of
+/// play (the hands now and the cards played) have the observer's pass in its receiver's hand
+/// and replay the whole trick `history` legally. With `replay` false the history is not
+/// replayed: the deals the observer would have to consider knowing no rule.
+fn consistent_deals(g: &Hearts, o: Seat, history: &[Card], replay: bool) -> Vec<[CardSet; SEATS]> {
     let others: Vec<Seat> = (0..SEATS).filter(|&s| s != o).collect();
     let pool: Vec<Card> = others
         .iter()
@@ -798,14 +803,23 @@ fn consistent_deals(g: &Hearts, o: Seat) -> Vec<[CardSet; SEATS]> {
             hands[others[x % 3]].insert(c);
             x /= 3;
         }
-        let fits = others.iter().all(|&s| {
-            hands[s].len() == g.hands[s].len()
-                && (hands[s] & g.excluded[s]).is_empty()
-                && (g.pass == Pass::None
-                    || s != g.pass.receiver(o)
-                    || hands[s].is_superset(g.passed[o] - g.played_cards()))
-        });
-        if fits {
+        if others.iter().any(|&s| hands[s].len() != g.hands[s].len()) {
+            continue;
+        }
+        let at_play: [CardSet; SEATS] = std::array::from_fn(|s| hands[s] | g.played[s]);
+        if g.pass != Pass::None && !at_play[g.pass.receiver(o)].is_superset(g.passed[o]) {
+            continue;
+        }
+        let mut again = Hearts::from_hands(at_play, Pass::None).unwrap();
+        let legal = !replay
+            || history.iter().all(|&c| {
+                let ok = again.legal_moves().contains(c);
+                if ok {
+                    again.play(c);
+                }
+                ok
+            });
+        if legal {
             out.push(hands);
         }
     }
@@ -820,13 +834,22 @@ fn late_samples_cover_exactly_the_consistent_deals() {
     while positions < 12 {
         let pass = Pass::ALL[positions % 4].0;
         let mut g = Hearts::new_game(&HeartsConfig { pass }, &mut rng);
+        // The cards played to tricks, in order (the passes are not tricks).
+        let mut history = Vec::new();
         while g.is_passing() || g.tricks < 10 || g.in_trick != 1 {
-            g.play(g.legal_moves().random(&mut rng));
+            let passing = g.is_passing();
+            let c = g.legal_moves().random(&mut rng);
+            g.play(c);
+            if !passing {
+                history.push(c);
+            }
         }
         let o = (positions * 3 + 1) % SEATS;
-        let expected = consistent_deals(&g, o);
+        let expected = consistent_deals(&g, o, &history, true);
         assert!(expected.contains(&g.hands));
-        with_voids += (0..SEATS).any(|s| s != o && !g.excluded[s].is_empty()) as u32;
+        // Positions where the history rules deals out: voids shown, or what the first-trick and
+        // heart-leading rules prove.
+        with_voids += (expected.len() < consistent_deals(&g, o, &history, false).len()) as u32;
         let sampler = g.deal_sampler(o).unwrap();
         let mut seen = std::collections::HashSet::new();
         // At most a few hundred deals; 200 draws each leave a miss with chance < 1e-80.
