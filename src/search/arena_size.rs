@@ -166,8 +166,21 @@ mod tests {
 
     #[test]
     fn the_machine_share_is_half_the_memory() {
-        let nodes = machine_nodes(32);
-        let memory = physical_memory().unwrap_or(FALLBACK_MEMORY);
-        assert_eq!(nodes, memory / 64);
+        // On Linux the size is read, not the fallback: a parser that stopped reading
+        // /proc/meminfo would size every tree by the fallback's 4 GiB without a word. (The
+        // share is then checked against the same reading: what is tested is the half.)
+        let memory = if cfg!(target_os = "linux") {
+            let memory = physical_memory().expect("Linux reports MemTotal in /proc/meminfo");
+            // MemTotal is in KiB, and any machine that runs the tests has more than 64 MiB.
+            assert!(
+                memory.is_multiple_of(1024) && memory > 64 << 20,
+                "{memory} bytes"
+            );
+            memory
+        } else {
+            physical_memory().unwrap_or(FALLBACK_MEMORY)
+        };
+        assert_eq!(machine_nodes(32), memory / 64);
+        assert_eq!(machine_nodes(1), memory / 2);
     }
 }
