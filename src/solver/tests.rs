@@ -348,8 +348,13 @@ fn hybrid_matches_definition<G: GameDef + Solvable>(
             &mut rng,
         )
         .expect("in the endgame");
+        // A child per legal move in every decision, so the comparisons below cover them all.
+        for children in [&d.children, &weighted.children] {
+            assert_eq!(children.len(), legal.len(), "{g:?}");
+        }
         for (one, alone) in both.iter().zip([&d, &weighted]) {
             let one = one.as_ref().expect("positive weights");
+            assert_eq!(one.children.len(), legal.len(), "{g:?}");
             assert_eq!(one.mv, alone.mv);
             assert_eq!(one.iterations, alone.iterations);
             for (a, b) in one.children.iter().zip(&alone.children) {
