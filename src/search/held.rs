@@ -84,7 +84,7 @@ impl Held {
                 tree.update(id, self.visits[bit], self.reward[bit], Entry::Unmarked);
             }
             if self.avail[bit] > 0 {
-                tree.add_avail(tree.node(id), self.avail[bit]);
+                tree.add_avail_batch(id, self.avail[bit]);
             }
             self.visits[bit] = 0;
             self.avail[bit] = 0;

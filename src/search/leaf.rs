@@ -8,7 +8,9 @@
 //! threads than free cores) the master simply plays its slots itself instead of waiting for it.
 //! Each slot's playout draws from a generator seeded by `(search seed, epoch, slot)`, so the
 //! result does not depend on which thread ran it: with an iteration budget, leaf search is as
-//! reproducible as sequential search. Waiting threads spin briefly, then yield their core.
+//! reproducible as sequential search, except with NAST or EPIC playouts, whose one table the
+//! leaf's playouts read and update as they run. Waiting threads spin briefly, then yield their
+//! core.
 
 use std::cell::UnsafeCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::*};

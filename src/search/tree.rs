@@ -38,7 +38,7 @@
 use std::alloc::{Layout, alloc, dealloc};
 use std::marker::PhantomData;
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::*};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::*};
 
 use crossbeam::utils::CachePadded;
 use parking_lot::RawMutex;
@@ -309,6 +309,10 @@ pub struct Tree<M: TreeMove> {
     /// Next free slot. May run past `capacity` by at most one chunk per racing thread (shared
     /// mode). On a cache line of its own: threads bump it while every node access reads `base`.
     len: CachePadded<AtomicU32>,
+    /// Set when a request for slots found no room (read by [`Tree::is_full`]): `len` reaching
+    /// the capacity does not say it, since a thread's last chunk may be cut short by the
+    /// capacity and still serve every expansion asked of it.
+    full: AtomicBool,
     roots: u32,
     /// Roots and their children sit on cache lines of their own (shared searches).
     padded: bool,
@@ -430,6 +434,7 @@ impl<M: TreeMove> Tree<M> {
             stats,
             capacity,
             len: CachePadded::new(AtomicU32::new(0)),
+            full: AtomicBool::new(false),
             roots: 0,
             padded: false,
         })
@@ -448,7 +453,16 @@ impl<M: TreeMove> Tree<M> {
 
     /// True when an expansion found no room: the tree stopped growing during the search.
     pub fn is_full(&self) -> bool {
-        self.len.load(Relaxed) >= self.capacity
+        self.full.load(Relaxed)
+    }
+
+    /// Records that a request for slots found no room, and answers it.
+    #[cold]
+    fn no_room(&self) -> Option<u32> {
+        if !self.full.load(Relaxed) {
+            self.full.store(true, Relaxed);
+        }
+        None
     }
 
     /// True when no search has been started since the last reset.
@@ -489,6 +503,7 @@ impl<M: TreeMove> Tree<M> {
         }
         self.roots = roots;
         self.padded = shared;
+        *self.full.get_mut() = false;
         *self.len.get_mut() = if shared {
             // Every thread writes the roots: keep other nodes off their cache lines.
             roots.next_multiple_of(Self::ROOT_STRIDE).min(self.capacity)
@@ -897,6 +912,14 @@ impl<'t, M: TreeMove + PartialEq, A: Access> TreeRef<'t, M, A> {
     #[inline]
     pub(crate) fn add_root_passes(&self, id: NodeId, by: u32) {
         debug_assert!(self.tree.is_root(id));
+        self.add_avail_batch(id, by);
+    }
+
+    /// Adds a batch of `by` to `id`'s availability exactly, unlike [`Self::add_avail`]: the
+    /// held rows of the lock-free walk flush up to `root_batch` passes at once, and threads
+    /// flush in step, so a plain store could lose a whole batch, not one count.
+    #[inline]
+    pub(crate) fn add_avail_batch(&self, id: NodeId, by: u32) {
         let cell = &self.node(id).stats.avail;
         if A::ATOMIC_LINKS {
             // Also under `Locked`: the last batch is added after the walk, without the lock.
@@ -947,7 +970,7 @@ impl<'t, M: TreeMove + PartialEq, A: Access> TreeRef<'t, M, A> {
                 // have taken the rest), and `is_full` says so.
                 _ => {
                     tree.len.store(tree.capacity, Relaxed);
-                    return None;
+                    return tree.no_room();
                 }
             }
         }
@@ -958,14 +981,14 @@ impl<'t, M: TreeMove + PartialEq, A: Access> TreeRef<'t, M, A> {
         }
         // A fresh chunk; checking first keeps `len` from creeping towards overflow once full.
         if tree.len.load(Relaxed) >= tree.capacity {
-            return None;
+            return tree.no_room();
         }
         let want = Slots::CHUNK.max(count + align - 1);
         let chunk = tree.len.fetch_add(want, Relaxed);
         let end = chunk.saturating_add(want).min(tree.capacity);
         let first = place(chunk);
         if first >= end || end - first < count {
-            return None;
+            return tree.no_room();
         }
         *slots = Slots {
             next: first + count,
@@ -1052,6 +1075,12 @@ impl<'t, M: TreeMove + PartialEq, A: Access> TreeRef<'t, M, A> {
                 }
             }
         };
+        // A move outside the block (a game whose `possible_moves` misses a legal move, a bug
+        // debug builds report) has no slot: its rank would name a sibling's or one past the
+        // block. The walk plays out from the parent instead, as when the arena is full.
+        if !block.possible.has(bit) {
+            return None;
+        }
         let id = block.child(bit);
         if tried.has(bit) {
             // Another thread made it after the caller looked.
@@ -1455,9 +1484,52 @@ mod tests {
         );
         assert_eq!(b, a, "the second gets the child the first made");
         assert_eq!(tree.node(a.unwrap()).visits(), 2, "both entered it");
+        assert!(!tree.is_full());
         let t = tree.shared();
         let c = child(t, a.unwrap(), 8, 1 << 8, Entry::Early(1), slots);
         assert_eq!(c, None, "a grandchild's block does not fit");
+        assert!(tree.is_full());
+    }
+
+    #[test]
+    fn a_move_outside_its_parents_block_gets_no_child() {
+        // A game whose possible moves missed a legal one: release builds play out from the
+        // parent rather than write a slot the move's rank would name (a sibling's, or past
+        // the block).
+        let mut tree = Tree::<u8>::new(64).unwrap();
+        tree.reset(1);
+        let s = &mut Slots::default();
+        let t = tree.exclusive();
+        let a = child(t, NodeId(0), 1, 0b11, Entry::Unmarked, s).unwrap();
+        let t = tree.exclusive();
+        assert_eq!(child(t, NodeId(0), 5, 0b11, Entry::Unmarked, s), None);
+        assert!(!tree.is_full(), "the arena had room");
+        assert_eq!(tree.children(NodeId(0)).count(), 1);
+        assert_eq!(tree.node(a).mv(), 1);
+    }
+
+    #[test]
+    fn a_chunk_cut_short_by_the_capacity_is_not_a_full_tree() {
+        // The root's line and block as above, and three slots more: the thread's first chunk
+        // (256 slots asked) ends at the capacity, yet holds a grandchild's block of two.
+        let stride = Tree::<u8>::ROOT_STRIDE;
+        let mut tree = Tree::<u8>::new(4 * stride as u64 + 3).unwrap();
+        tree.reset_shared(1);
+        let slots = &mut Slots::default();
+        let t = tree.shared();
+        let a = child(t, NodeId(0), 7, 0b1100_0000, Entry::Early(1), slots).unwrap();
+        let c = child(t, a, 8, 1 << 8, Entry::Early(1), slots).unwrap();
+        assert!(
+            !tree.is_full(),
+            "every slot asked for was given, though the chunk reached the capacity"
+        );
+        // The next block (a header and two) finds one slot: now the tree is full.
+        let t = tree.shared();
+        assert_eq!(child(t, c, 1, 0b11, Entry::Early(1), slots), None);
+        assert!(tree.is_full());
+        // A reset empties it.
+        tree.reset_shared(1);
+        assert!(!tree.is_full());
     }
 
     #[test]
