@@ -18,6 +18,7 @@ use std::fmt;
 
 use crate::game::{Game, Rng, Seat};
 use crate::search::Worlds;
+use crate::search::opponent_model::{ModelFeatures, OpponentModel};
 
 use super::Solver;
 
@@ -96,6 +97,48 @@ impl<G: Game> Game for LeafSolved<G> {
     }
     fn tricks_completed(&self) -> Option<u32> {
         self.state.tricks_completed()
+    }
+    // Everything else the game answers is forwarded too: a method left to its default would
+    // answer for a generic game, not this one (before session 54, `leaf_solve` with `prior`
+    // searched unbiased, with `reward=rank` in Hearts scored as `pwl`, and in Hearts with
+    // passing treated the others' passes as seen).
+    #[inline]
+    fn rewards(&self) -> [f64; crate::game::MAX_SEATS] {
+        self.state.rewards()
+    }
+    fn placing(&self, seat: Seat) -> f64 {
+        self.state.placing(seat)
+    }
+    fn heuristic(&self, seat: Seat) -> f64 {
+        self.state.heuristic(seat)
+    }
+    const POINTS_ARE_PENALTIES: bool = G::POINTS_ARE_PENALTIES;
+    const STRONG_PRESET: &'static str = G::STRONG_PRESET;
+    fn heuristic_moves(&self) -> Option<G::Moves> {
+        self.state.heuristic_moves()
+    }
+    fn model_features(&self, mv: G::Move) -> Option<ModelFeatures> {
+        self.state.model_features(mv)
+    }
+    fn visit_model_features(&self, visit: impl FnMut(G::Move, ModelFeatures)) -> bool {
+        self.state.visit_model_features(visit)
+    }
+    fn opponent_model() -> Option<&'static OpponentModel> {
+        G::opponent_model()
+    }
+    fn model_params() -> usize {
+        G::model_params()
+    }
+    #[inline]
+    fn trick_position(&self) -> Option<usize> {
+        self.state.trick_position()
+    }
+    #[inline]
+    fn next_move_seen_by(&self, seat: Seat) -> bool {
+        self.state.next_move_seen_by(seat)
+    }
+    fn picture(&self) -> Option<String> {
+        self.state.picture()
     }
 
     /// The solver's line when few enough cards are left (and the solver takes the position),

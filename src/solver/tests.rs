@@ -683,3 +683,75 @@ fn a_solved_leaf_ends_the_game_with_its_exact_value() {
         }
     }
 }
+
+/// `LeafSolved` answers every question as the game it wraps does (only its playout differs):
+/// a method left to the trait's default answered for a generic game (session 54's audit found
+/// `placing`, the model's features, `next_move_seen_by` and others unforwarded).
+fn leaf_solved_answers_as_its_game<G: GameDef + Solvable>(spec: &str) {
+    let config = config::<G>(spec);
+    let mut rng = rng_from_seed(54);
+    assert_eq!(
+        LeafSolved::<G>::POINTS_ARE_PENALTIES,
+        G::POINTS_ARE_PENALTIES
+    );
+    assert_eq!(LeafSolved::<G>::STRONG_PRESET, G::STRONG_PRESET);
+    assert_eq!(LeafSolved::<G>::model_params(), G::model_params());
+    assert_eq!(
+        LeafSolved::<G>::opponent_model().map(|m| m as *const _),
+        G::opponent_model().map(|m| m as *const _)
+    );
+    for k in 0..60 {
+        let mut g: G = G::new_game(&config, &mut rng);
+        // Positions all through the game, the end included.
+        for _ in 0..k % 40 {
+            if g.is_terminal() {
+                break;
+            }
+            let mv = g.legal_moves().random(&mut rng);
+            g.play(mv);
+        }
+        let leaf = LeafSolved {
+            state: g.clone(),
+            below: 8,
+            root: 0,
+        };
+        let n = g.num_seats();
+        if g.is_terminal() {
+            assert_eq!(leaf.rewards(), g.rewards(), "{spec}");
+            for s in 0..n {
+                assert_eq!(leaf.placing(s), g.placing(s), "{spec}");
+            }
+            continue;
+        }
+        assert_eq!(leaf.trick_position(), g.trick_position(), "{spec}");
+        let listed = |m: Option<G::Moves>| m.map(|m| m.to_vec());
+        assert_eq!(
+            listed(leaf.heuristic_moves()),
+            listed(g.heuristic_moves()),
+            "{spec}"
+        );
+        assert_eq!(leaf.picture(), g.picture(), "{spec}");
+        for s in 0..n {
+            assert_eq!(leaf.heuristic(s), g.heuristic(s), "{spec}");
+            assert_eq!(leaf.next_move_seen_by(s), g.next_move_seen_by(s), "{spec}");
+        }
+        let legal = g.legal_moves();
+        for i in 0..legal.len() {
+            let mv = legal.nth(i);
+            assert_eq!(leaf.model_features(mv), g.model_features(mv), "{spec}");
+        }
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        let seen_a = leaf.visit_model_features(|mv, f| a.push((mv, f)));
+        let seen_b = g.visit_model_features(|mv, f| b.push((mv, f)));
+        assert_eq!((seen_a, a), (seen_b, b), "{spec}");
+    }
+}
+
+#[test]
+fn leaf_solved_games_answer_as_the_games_they_wrap() {
+    leaf_solved_answers_as_its_game::<Sueca>("sueca");
+    leaf_solved_answers_as_its_game::<Bisca>("bisca:exchange=true");
+    leaf_solved_answers_as_its_game::<Hearts>("hearts:pass=left");
+    leaf_solved_answers_as_its_game::<Hearts>("hearts");
+    leaf_solved_answers_as_its_game::<Tricks>("tricks");
+}
