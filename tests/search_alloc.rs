@@ -7,7 +7,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use cardsearch::agents;
-use cardsearch::game::{TreeMove, rng_from_seed};
+use cardsearch::game::{SeatHistories, TreeMove, rng_from_seed};
 use cardsearch::games::{self, GameDef, GameVisitor};
 use cardsearch::mask::MoveMask;
 use cardsearch::{Budget, Game, MoveSet, Spec, View};
@@ -193,11 +193,50 @@ fn pentago_agents() {
     }
 }
 
+/// The exact endgame with inference, late in a Sueca game whose moves the agent has seen: its
+/// iterations are the deals it solves, each weighed by rewinding it to the deal and replaying
+/// the others' plays (inference's likelihood). Solving three times as many deals must not
+/// allocate more (each rewind built four names for the deal's check until session 54).
+fn endgame_with_inference() {
+    use cardsearch::games::Sueca;
+    let config = Sueca::config(&Spec::named("sueca")).unwrap();
+    let mut rng = rng_from_seed(4);
+    let mut state = Sueca::new_game(&config, &mut rng);
+    let mut histories = SeatHistories::new(4);
+    // 27 of the 40 cards played: 13 left, within the endgame's 16.
+    for _ in 0..27 {
+        let mv = state.legal_moves().random(&mut rng);
+        histories.record(&state, mv);
+        state.play(mv);
+    }
+    let seat = state.current_seat();
+    let count = |deals: u32| {
+        let spec = format!("ismcts:endgame=16,infer=20,endgame_deals={deals}");
+        let mut agent = agents::build::<Sueca>(&spec.parse::<Spec>().unwrap()).unwrap();
+        let mut decide = || {
+            let before = ALLOCATIONS.load(Relaxed);
+            let view = agents::view_for(agent.as_ref(), &state, seat, histories.of(seat));
+            agent
+                .choose(view, Budget::iterations(1000), &mut rng_from_seed(1))
+                .unwrap();
+            ALLOCATIONS.load(Relaxed) - before
+        };
+        decide(); // warm-up, as above
+        decide()
+    };
+    let (few, many) = (count(20), count(60));
+    assert_eq!(
+        few, many,
+        "endgame with inference: allocations grow with the deals solved"
+    );
+}
+
 fn main() {
     for info in games::all() {
         games::dispatch(&Spec::named(info.name), Check).unwrap();
     }
     pentago_agents();
+    endgame_with_inference();
     println!(
         "search_alloc: short searches and searches of {LONG} iterations allocate the same: ok"
     );

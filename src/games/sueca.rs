@@ -122,10 +122,8 @@ impl Sueca {
                 "dealer {dealer} is not a seat (0..3)"
             )));
         }
-        let holdings: Vec<(String, CardSet, usize)> = (0..SEATS)
-            .map(|s| (format!("hand {s}"), hands[s], HAND))
-            .collect();
-        pt::check_partition(&holdings)?;
+        const NAMES: [&str; SEATS] = ["hand 0", "hand 1", "hand 2", "hand 3"];
+        pt::check_partition(&[0, 1, 2, 3].map(|s| (NAMES[s], hands[s], HAND)))?;
         if !hands[dealer].contains(trump) {
             return Err(DealError::Invalid(format!(
                 "trump card {trump} is not in the dealer's hand (seat {dealer})"

@@ -129,9 +129,9 @@ impl Bisca {
         }
         let stock_set = CardSet::from_cards(stock);
         pt::check_partition(&[
-            ("hand 0".to_string(), hands[0], HAND),
-            ("hand 1".to_string(), hands[1], HAND),
-            ("the stock".to_string(), stock_set, STOCK),
+            ("hand 0", hands[0], HAND),
+            ("hand 1", hands[1], HAND),
+            ("the stock", stock_set, STOCK),
         ])?;
         Ok(Bisca {
             hands,
