@@ -242,15 +242,26 @@ impl<G: HiddenInfo> Agent<G> for SearchAgent<G> {
         // Inference replays the moves since the deal from each candidate; a game that cannot
         // rewind to its deal (draws it does not trace, passes) leaves every candidate unweighed.
         // Whether it can is a matter of the game's options, which any consistent deal shows.
-        let can_rewind = || {
-            info.sampler()
-                .is_ok_and(|s| s.sample(&mut rng_from_seed(0)).can_rewind())
-        };
-        if self.inference_asked && inference.is_on() && !can_rewind() {
+        let deal = info.sampler().ok().map(|s| s.sample(&mut rng_from_seed(0)));
+        let asked = self.inference_asked && inference.is_on();
+        if asked && !deal.as_ref().is_some_and(G::can_rewind) {
             return Err(format!(
                 "{}: infer={}: this game cannot replay its deals, so inference would do nothing \
                  (it works in sueca, hearts without passing and bisca without the exchange)",
                 self.name, inference.candidates
+            ));
+        }
+        // The rule model weighs a play by the game's heuristic rule's choices; a game that
+        // cannot list them (Bisca) would leave every candidate unweighed.
+        let rule_listed = |d: &G| d.is_terminal() || d.heuristic_moves().is_some();
+        if asked
+            && inference.model == crate::search::inference::OpponentModelKind::Rule
+            && !deal.as_ref().is_some_and(rule_listed)
+        {
+            return Err(format!(
+                "{}: infer_model=rule: this game's heuristic rule does not list its choices, so \
+                 inference would weigh nothing; use infer_model=learned",
+                self.name
             ));
         }
         if self.searcher.config().turn_share.is_some()

@@ -358,6 +358,10 @@ fn bad_input_is_a_one_line_error() {
         "infer=10: this game cannot replay its deals",
     );
     assert_clean_error(
+        &["match", "--game", "bisca", "--a", "ismcts:infer=10"],
+        "infer_model=rule: this game's heuristic rule does not list its choices",
+    );
+    assert_clean_error(
         &["match", "--game", "sueca", "--a", "ismcts:turn_share=0.5"],
         "turn_share applies to games whose turn is several actions",
     );
