@@ -76,10 +76,13 @@ def row(out, name):
                                "agent line ('A: ismcts:c=…')")[1] + ")"
     cells = [label, f"{int(budget):,}", cell, f"{g[1]} / {g[2]} / {g[3]}"]
     for kind in ("points", "units"):
-        p = re.search(kind + r" margin A-B per game: " + MARGIN + r" \(95% CI " + MARGIN + " … "
-                      + MARGIN + r"\)", points)
-        if p:
+        # The interval is left out for one deal or deals all alike (points_interval.py).
+        p = re.search(kind + r" margin A-B per game: " + MARGIN + r"(?: \(95% CI " + MARGIN
+                      + " … " + MARGIN + r"\))?", points)
+        if p and p[2] is not None:
             cells.append(bold_if(f"{p[1]} ({p[2]} … {p[3]})", num(p[2]), num(p[3]), 0.0))
+        elif p:
+            cells.append(f"{p[1]} (no interval)")
         elif kind == "points":
             raise ValueError(f"{points_path}: no 'points margin A-B per game' line "
                              "(scripts/points_interval.py's output)")

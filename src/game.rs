@@ -544,14 +544,16 @@ pub enum DealError {
     Invalid(String),
 }
 
-/// Draws full states uniformly among those consistent with one observer's information.
+/// Draws full states among those consistent with one observer's information, each as likely
+/// as the deal makes it: uniformly in every game but ASMACAG, whose board, dealt after the
+/// hands from the numbers they left, makes hands of more numbers likelier.
 ///
 /// Built once per decision ([`InfoSet::sampler`]) from the information set alone, so the
 /// counting work is shared by every sample of that decision and nothing in it (its `Debug`
 /// included) can hold a card the observer has not seen. [`DealSampler::sample`] must not
 /// allocate.
 pub trait DealSampler<G>: Clone + Send + Sync {
-    /// One consistent full state, uniformly at random.
+    /// One consistent full state at random, as likely as the deal makes it.
     fn sample(&self, rng: &mut Rng) -> G;
     /// How many full states are consistent (saturating at `u128::MAX`): 1 when the information
     /// set determines the state, as in every game once all cards are played.
@@ -679,7 +681,8 @@ pub trait HiddenInfo: Game {
         false
     }
 
-    /// One determinization: a uniformly random state consistent with what `observer` knows.
+    /// One determinization: a random state consistent with what `observer` knows, drawn by
+    /// [`DealSampler::sample`].
     fn determinize(&self, observer: Seat, rng: &mut Rng) -> Result<Self, DealError> {
         Ok(self.deal_sampler(observer)?.sample(rng))
     }

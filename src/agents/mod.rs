@@ -122,9 +122,10 @@ pub trait Agent<G: HiddenInfo>: Send {
     }
     /// Whether this agent, as configured, can play the game `info` is a seat's knowledge of:
     /// an error names an option the game cannot honour (one it would otherwise ignore in
-    /// silence). Harnesses call it once, with a first deal's seat to move, before any game is
-    /// played. It is given an information set, never a whole deal, so that no agent is shown
-    /// a hidden card before its first decision either.
+    /// silence). Harnesses call it once, before any game is played, with one seat's knowledge
+    /// of a first deal: the agent's own seat in matches and `play`, the first deal's seat to
+    /// move in a tournament's check of every agent. It is given an information set, never a
+    /// whole deal; the search agents read only public facts from it.
     fn check_game(&self, info: &G::InfoSet) -> Result<(), String> {
         let _ = info;
         Ok(())

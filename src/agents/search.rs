@@ -70,8 +70,9 @@ pub struct SearchAgent<G: HiddenInfo> {
     last_search: Option<(Seat, Vec<Seen<G::Move>>)>,
     /// The subtree of the last search kept for the next one.
     kept: KeptTree<G::Move>,
-    /// `infer=N` was given in the spec itself, not by a preset: a game that cannot replay its
-    /// deals is then an error (a preset's inference just stays off there).
+    /// `infer=N` or `infer_model=` was given in the spec itself, not only by a preset: a game
+    /// whose deals inference cannot weigh is then an error (a preset's inference just stays
+    /// off there).
     inference_asked: bool,
 }
 
@@ -156,7 +157,9 @@ impl<G: HiddenInfo> SearchAgent<G> {
             )));
         }
         let mut agent = SearchAgent::new(config)?;
-        agent.inference_asked = spec.has("infer");
+        // Naming the model asks for the preset's inference as much as `infer=` does
+        // (`preset=strong,infer_model=rule` in Bisca would weigh nothing).
+        agent.inference_asked = spec.has("infer") || spec.has("infer_model");
         Ok(agent)
     }
 

@@ -58,8 +58,10 @@ pub use crate::harness::runner::HUMAN;
 /// Holds an engine's move, begun at `start`, back until `slowest` has passed, and makes
 /// `slowest` the longest any decision has taken. An engine with one legal move (or one that
 /// finds an exact answer early) replies at once, and a person who sees it reply at once learns
-/// that it held a single card of the suit led: every move shown after the same pause tells
-/// nothing. Returns the decision's own time, which is what the log records.
+/// that it held a single card of the suit led; held back, a quick reply looks like the others.
+/// What is left to see: a decision slower than every one before it, and, under an iteration
+/// budget, the first engine decision of the game (with `--time-ms` every move waits at least
+/// the budget). Returns the decision's own time, which is what the log records.
 fn pause_like_a_search(
     start: std::time::Instant,
     slowest: &mut std::time::Duration,
@@ -170,17 +172,19 @@ impl Table<'_> {
             })
             .collect();
         let partnered = seats.iter().filter(|&&s| s == Side::A).count() > 1;
-        let build = |spec: &Spec| -> Result<Box<dyn Agent<G>>, Stop> {
+        // Each engine is checked with its own seat's knowledge (the adviser with the person's,
+        // whose view it searches): none sees another seat's hand.
+        let build = |spec: &Spec, seat: Seat| -> Result<Box<dyn Agent<G>>, Stop> {
             let agent = agents::build::<G>(spec).map_err(|e| Stop::Fail(e.0))?;
             agent
-                .check_game(&state.info_set(state.current_seat()))
+                .check_game(&state.info_set(seat))
                 .map_err(Stop::Fail)?;
             Ok(agent)
         };
         let mut engines: Vec<Option<Box<dyn Agent<G>>>> = (0..n)
-            .map(|s| (s != me).then(|| build(&self.opponents)).transpose())
+            .map(|s| (s != me).then(|| build(&self.opponents, s)).transpose())
             .collect::<Result<_, _>>()?;
-        let mut adviser = build(&self.opponents)?;
+        let mut adviser = build(&self.opponents, me)?;
         // Deal 0's first seating, as in a match of the same seed.
         let agent_seeds: Vec<u64> = (0..n).map(|s| agent_seed(seed, 0, 0, s)).collect();
         let mut rngs: Vec<_> = agent_seeds.iter().map(|&s| rng_from_seed(s)).collect();

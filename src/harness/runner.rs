@@ -585,8 +585,12 @@ pub fn run_match_resuming<G: GameDef>(
             "--lineup 1v3 applies to games of four individual seats (hearts); this game has {seats}"
         ));
     }
-    for agent in build_agents::<G>(&cfg.a, &cfg.b, &plan[0])? {
-        agent.check_game(&probe.info_set(probe.current_seat()))?;
+    // Each agent is checked with the knowledge of the seat it plays in the first game.
+    for (seat, agent) in build_agents::<G>(&cfg.a, &cfg.b, &plan[0])?
+        .iter()
+        .enumerate()
+    {
+        agent.check_game(&probe.info_set(seat))?;
     }
     if cfg.deals == 0 {
         return Err("--deals must be at least 1".to_string());

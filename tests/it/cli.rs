@@ -357,10 +357,12 @@ fn bad_input_is_a_one_line_error() {
         ],
         "infer=10: this game cannot replay its deals",
     );
-    assert_clean_error(
-        &["match", "--game", "bisca", "--a", "ismcts:infer=10"],
-        "infer_model=rule: this game's heuristic rule does not list its choices",
-    );
+    for spec in ["ismcts:infer=10", "ismcts:preset=strong,infer_model=rule"] {
+        assert_clean_error(
+            &["match", "--game", "bisca", "--a", spec],
+            "infer_model=rule: this game's heuristic rule does not list its choices",
+        );
+    }
     assert_clean_error(
         &["match", "--game", "sueca", "--a", "ismcts:turn_share=0.5"],
         "turn_share applies to games whose turn is several actions",
@@ -512,8 +514,8 @@ fn scale_writes_its_table_csv_json_and_plot() {
     assert_eq!(json["game"], "tricks");
     assert!(json["handoff_ns_before"].as_f64().is_some_and(|t| t > 0.0));
     // One row per mode and thread count, in order. How many iterations 2 ms allow depends on
-    // the machine (none, on one descheduled at the wrong moment), so the speeds are checked to
-    // be numbers, not to be above anything.
+    // the machine, but every search completes at least one (BudgetClock), so the speeds are
+    // checked to be positive numbers, not to be above anything.
     let rows = json["rows"].as_array().unwrap();
     let cases: Vec<(&str, u64)> = rows
         .iter()
@@ -538,7 +540,7 @@ fn scale_writes_its_table_csv_json_and_plot() {
         }
         for key in ["iterations_per_second", "iterations_per_move"] {
             let speed = row[key].as_f64().unwrap();
-            assert!(speed.is_finite() && speed >= 0.0, "{key}: {row}");
+            assert!(speed.is_finite() && speed > 0.0, "{key}: {row}");
         }
     }
     let svg = std::fs::read_to_string(prefix.with_extension("svg")).unwrap();

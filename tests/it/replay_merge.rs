@@ -357,11 +357,10 @@ fn rerunning_a_decision_reproduces_the_logged_search() {
         cfg.budget = budget.clone();
         let log = dir.join(format!("{name}.jsonl"));
         run(&cfg, &log);
-        let (mut decisions, mut searched, mut reused) = (0, 0, false);
+        let (mut searched, mut reused) = (0, false);
         for logged in read_log(&log).unwrap() {
             let r = &logged.record;
             for (ply, m) in r.moves.iter().enumerate() {
-                decisions += 1;
                 let again = rerun_decision(r, ply, 2).unwrap();
                 assert!(
                     again.diverged.is_empty(),
@@ -402,14 +401,10 @@ fn rerunning_a_decision_reproduces_the_logged_search() {
                 }
             }
         }
-        // How many iterations 2 ms allow depends on the machine (none, on one busy enough), so
-        // under the time budget every decision is re-run and compared, but how many of them
-        // searched is not asserted; the iteration budgets search every unforced decision.
-        if budget.iterations.is_none() {
-            assert!(decisions > 10, "{name}: only {decisions} decisions");
-        } else {
-            assert!(searched > 10, "{name}: only {searched} searched decisions");
-        }
+        // How many iterations 2 ms allow depends on the machine, but a search not stopped by
+        // its signal completes at least one however late it starts (BudgetClock), so every
+        // unforced decision searched, under either budget.
+        assert!(searched > 10, "{name}: only {searched} searched decisions");
         assert_eq!(
             reused,
             name == "history",
@@ -435,14 +430,13 @@ fn rerunning_a_pentago_student_decision_searches_its_logged_count() {
         let cfg = config("pentago-swap", a, "random", 1, None);
         let log = dir.join("student.jsonl");
         run(&cfg, &log);
-        let (mut decisions, mut searched) = (0, 0);
+        let mut searched = 0;
         for logged in read_log(&log).unwrap() {
             let r = &logged.record;
             for (ply, m) in r.moves.iter().enumerate() {
                 if !r.spec_of(m.seat).starts_with("pentago-student") {
                     continue;
                 }
-                decisions += 1;
                 let again = rerun_decision(r, ply, 1).unwrap();
                 assert_eq!(again.iterations, m.iterations, "{a} move {ply}");
                 assert_eq!(again.rerun_move, m.mv, "{a} move {ply}");
@@ -452,13 +446,9 @@ fn rerunning_a_pentago_student_decision_searches_its_logged_count() {
                 searched += usize::from(m.iterations > 0);
             }
         }
-        // Under its own time budget of 2 ms how many decisions searched depends on the
-        // machine; under the iteration budget every one of them did.
-        if a.contains("iterations=") {
-            assert!(searched > 10, "{a}: only {searched} searched decisions");
-        } else {
-            assert!(decisions > 10, "{a}: only {decisions} decisions");
-        }
+        // Under its own time budget of 2 ms, as under the iteration budget, every decision
+        // searched: a search completes at least one iteration however late it starts.
+        assert!(searched > 10, "{a}: only {searched} searched decisions");
     }
 }
 

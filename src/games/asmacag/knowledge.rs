@@ -119,7 +119,7 @@ impl InfoSet<Asmacag> for AsmacagKnowledge {
                 self.unseen.len()
             )));
         }
-        Ok(AsmacagSampler { knowledge: *self })
+        Ok(AsmacagSampler::new(*self))
     }
 
     /// Every action is public and nothing is drawn, so `mv` must be given and `hand_after`
@@ -170,10 +170,22 @@ impl InfoSet<Asmacag> for AsmacagKnowledge {
     }
 }
 
+/// Most specials (×2 and ÷2, at most [`super::pile::MAX_COPIES`] copies each) a deck holds: the
+/// opponent's hand can hold a number of numbers in a range at most this wide.
+const MAX_SPECIALS: usize = 2 * super::pile::MAX_COPIES as usize;
+
 /// Deals the opponent's hand from the unseen cards as likely as the deal made it (module doc).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct AsmacagSampler {
     knowledge: AsmacagKnowledge,
+    /// The fewest numbers the opponent's hand can hold.
+    fewest: u32,
+    /// How many more it can hold at most.
+    range: u32,
+    /// `thresholds[i]`: the probability that the hand holds at most `fewest + i` numbers, in
+    /// units of 2^-53, computed once per decision (the sampler is built once per decision,
+    /// [`InfoSet::sampler`], and every iteration draws from it).
+    thresholds: [u64; MAX_SPECIALS],
 }
 
 impl DealSampler<Asmacag> for AsmacagSampler {
@@ -200,7 +212,12 @@ impl DealSampler<Asmacag> for AsmacagSampler {
         let k = &self.knowledge;
         let numbers = k.unseen.numbers();
         let specials = k.unseen.minus(numbers);
-        let h = self.numbers_in_hand(rng);
+        let u = rand::Rng::next_u64(rng) >> 11;
+        let below = self.thresholds[..self.range as usize]
+            .iter()
+            .take_while(|&&t| t <= u)
+            .count();
+        let h = self.fewest + below as u32;
         let hand = numbers
             .draw(h, rng)
             .plus(specials.draw(k.opponent_cards as u32 - h, rng));
@@ -218,38 +235,42 @@ impl DealSampler<Asmacag> for AsmacagSampler {
 }
 
 impl AsmacagSampler {
-    /// How many number cards the opponent holds, drawn by the weight of the module doc,
-    /// `C(n,h) C(s,k−h) / C(b+n−h, b)`, computed from one `h` to the next by their ratio
-    /// `(k−h)(b+n−h) / ((h+1)(s−k+h+1))` (no factorials, no allocation).
-    fn numbers_in_hand(&self, rng: &mut Rng) -> u32 {
-        let k = &self.knowledge;
+    /// The sampler of `knowledge` (which has at least as many unseen cards as the opponent
+    /// holds), with the distribution of how many numbers the opponent holds: the weight of
+    /// the module doc, `C(n,h) C(s,k−h) / C(b+n−h, b)`, computed from one `h` to the next by
+    /// their ratio `(k−h)(b+n−h) / ((h+1)(s−k+h+1))` (no factorials).
+    fn new(knowledge: AsmacagKnowledge) -> AsmacagSampler {
+        let k = &knowledge;
         let want = k.opponent_cards as u32;
         let n = k.unseen.numbers().len();
         let s = k.unseen.len() - n;
-        let (lo, hi) = (want.saturating_sub(s), want.min(n));
+        let (fewest, most) = (want.saturating_sub(s), want.min(n));
+        // At most min(s, k) + 1 values, so at most MAX_SPECIALS thresholds between them.
+        let range = most - fewest;
         let (kf, nf, sf, bf) = (want as f64, n as f64, s as f64, k.board_dealt() as f64);
         let ratio = |h: u32| {
             let h = h as f64;
             (kf - h) * (bf + nf - h) / ((h + 1.0) * (sf - kf + h + 1.0))
         };
-        let mut total = 0.0;
+        let mut weights = [0.0; MAX_SPECIALS + 1];
         let mut weight = 1.0;
-        for h in lo..=hi {
-            total += weight;
-            if h < hi {
-                weight *= ratio(h);
-            }
-        }
-        let mut u = crate::search::rollout::unit_f64(rng) * total;
-        let mut weight = 1.0;
-        for h in lo..hi {
-            if u < weight {
-                return h;
-            }
-            u -= weight;
+        for (i, h) in (fewest..=most).enumerate() {
+            weights[i] = weight;
             weight *= ratio(h);
         }
-        hi
+        let total: f64 = weights.iter().sum();
+        let mut thresholds = [u64::MAX; MAX_SPECIALS];
+        let mut below = 0.0;
+        for i in 0..range as usize {
+            below += weights[i];
+            thresholds[i] = (below / total * (1u64 << 53) as f64) as u64;
+        }
+        AsmacagSampler {
+            knowledge,
+            fewest,
+            range,
+            thresholds,
+        }
     }
 
     /// The state in which the opponent holds `opponent` (part of the unseen cards).
