@@ -12,7 +12,9 @@
 //!
 //! Files go to `target/strength.{csv,json,svg}` unless `--out` says otherwise. A criterion-style
 //! name filter that does not match "strength" skips the sweep, so `cargo bench -- playouts`
-//! does not run it.
+//! does not run it. Criterion's `--test` (run every bench once, to see that it works) runs the
+//! sweep at 2 deals and 2 positions, and `--list` names it, so `cargo bench -- --test` and
+//! `cargo bench -- --list` work across every bench.
 
 use clap::Parser;
 
@@ -49,8 +51,17 @@ fn main() {
     // Cargo passes `--bench`; a bare word is a name filter, as for criterion benches.
     let mut options = Vec::new();
     for arg in std::env::args().skip(1) {
-        if arg == "--bench" {
-            continue;
+        match arg.as_str() {
+            "--bench" => continue,
+            "--list" => {
+                println!("strength: bench");
+                return;
+            }
+            "--test" => {
+                options.extend(["--deals", "2", "--positions", "2"].map(String::from));
+                continue;
+            }
+            _ => {}
         }
         if !arg.starts_with('-') && options.last().is_none_or(|o: &String| !o.starts_with("--")) {
             if !"strength".contains(arg.as_str()) {
