@@ -176,17 +176,16 @@ impl<G: GameDef> GameSession<G> {
     /// one state is consistent, or when every consistent state (listed, up to
     /// [`MAX_STATES_TO_SETTLE`]) ends alike, as a CoinGuess game after `safe` does.
     fn known_result(&self) -> Result<Option<GameResult>, String> {
-        let (state, count) = self.representative()?;
-        if count == 1 {
-            return Ok(Some(GameResult::of(&state)));
-        }
-        if count > MAX_STATES_TO_SETTLE {
-            return Ok(None);
-        }
-        let Table::View(info) = &self.table else {
-            return Ok(None);
+        let info = match &self.table {
+            Table::Full(state) => return Ok(Some(GameResult::of(state))),
+            Table::View(info) => info,
         };
         let sampler = info.sampler().map_err(|e| e.to_string())?;
+        match sampler.count() {
+            1 => return Ok(Some(GameResult::of(&sampler.sample(&mut rng_from_seed(0))))),
+            n if n > MAX_STATES_TO_SETTLE => return Ok(None),
+            _ => {}
+        }
         let mut first: Option<GameResult> = None;
         let mut alike = true;
         let listed = sampler.for_each_state(&mut |s| {
@@ -402,19 +401,19 @@ impl<G: GameDef> Session for GameSession<G> {
             .collect();
         m.insert("history".into(), json!(history));
         let (state, _) = self.representative()?;
-        // Running points come from played cards only; a final result that hides behind unseen
-        // cards (CoinGuess's coin) is not shown.
-        if !self.is_terminal() {
-            let points: Vec<f64> = (0..n).map(|s| state.score(s)).collect();
-            m.insert("points".into(), json!(points));
-        } else if let Some(result) = self.known_result()? {
-            m.insert("points".into(), json!(result.scores));
-        }
         // Board games: the position drawn for people (one string with newlines).
         if let Some(picture) = state.picture() {
             m.insert("board".into(), json!(picture));
         }
         self.outcome(&mut m)?;
+        // Running points come from played cards only; at the end they are the final scores,
+        // shown only where `outcome` could show them (not behind CoinGuess's unseen coin).
+        if !self.is_terminal() {
+            let points: Vec<f64> = (0..n).map(|s| state.score(s)).collect();
+            m.insert("points".into(), json!(points));
+        } else if let Some(scores) = m.get("scores").cloned() {
+            m.insert("points".into(), scores);
+        }
         if let Some(s) = seat {
             m.insert("seat".into(), json!(s));
             if let Some(h) = state.hand_text(s) {
